@@ -1,0 +1,280 @@
+#include "service/analysis_service.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <unordered_set>
+
+#include "domain/aggregation.h"
+
+namespace nunchi {
+namespace {
+
+TimeMs WallNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A judgment recorded for a signal that is already outside the report window
+// when it arrives: no judge is asked, since it cannot change any result.
+Judgment StaleJudgment() {
+  Judgment j;
+  j.judge = "window";
+  j.model = "none";
+  j.prompt_version = "none";
+  return j;
+}
+
+}  // namespace
+
+struct AnalysisService::TaskState {
+  JudgeTask task;
+  std::vector<std::string> ids;           // target signal ids
+  std::vector<StoredJudgment> row_templates;  // per target: everything but the judgment
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  JudgeOutput results;
+};
+
+AnalysisService::AnalysisService(JudgmentStore& store, Judge& judge, MetricsRegistry& metrics,
+                                 DecisionLog* log, ServiceOptions options)
+    : store_(store), judge_(judge), metrics_(metrics), log_(log), options_(options) {
+  pool_ = std::make_unique<WorkerPool>(options_.judge_threads);
+  metrics_.OnRender([this](MetricsRegistry& m) {
+    m.Gauge("nunchi_store_rows", "Judgments in the store.").Set({}, double(store_.RowCount()));
+    m.Gauge("nunchi_signals_in_flight", "Signals being judged now.")
+        .Set({}, double(signals_in_flight()));
+    m.Gauge("nunchi_judge_queue_depth", "Bundles waiting for a judge thread.")
+        .Set({}, double(pool_->QueueDepth()));
+  });
+}
+
+AnalysisService::~AnalysisService() { pool_.reset(); }
+
+size_t AnalysisService::signals_in_flight() const {
+  std::lock_guard lock(inflight_mu_);
+  return inflight_.size();
+}
+
+Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
+                                                  const std::string& request_id,
+                                                  Deadline deadline,
+                                                  std::vector<FieldError>* field_errors) {
+  auto& resets = metrics_.Counter("nunchi_state_resets_total", "409 STATE_RESET answers.");
+  auto& signals = metrics_.Counter("nunchi_signals_total", "Signals by disposition.");
+  std::vector<FieldError> errs = ValidateRequest(req, options_.limits);
+  if (!errs.empty()) {
+    if (field_errors) *field_errors = std::move(errs);
+    return Status(ErrorCode::kInvalidArgument, "the request breaks the contract");
+  }
+
+  std::unordered_set<std::string> fresh;
+  for (const NewSignal& ns : req.new_signals) fresh.insert(ns.signal_id);
+  std::vector<std::string> all_ids;
+  for (const Spot& spot : req.spots)
+    for (const Bundle& b : spot.bundles)
+      for (size_t i = 0; i < b.size(); ++i) all_ids.push_back(b.at(i).signal_id);
+  const bool full_resend = all_ids.size() == fresh.size();
+  const TimeMs window_start = req.analyzed_at.ms - kReportWindowMs;
+
+  // A full resend needs no stored state, so it is accepted whatever the epoch:
+  // that is how the backend recovers from a STATE_RESET.
+  if (req.state_epoch && *req.state_epoch != store_.Epoch() && !full_resend) {
+    resets.Add({{"reason", "epoch"}});
+    return Status(ErrorCode::kStateReset, "state_epoch '" + *req.state_epoch +
+                                              "' does not match the store's epoch; resend all "
+                                              "signals as new");
+  }
+
+  std::vector<std::vector<Wait>> waits(req.spots.size());
+  std::vector<std::shared_ptr<TaskState>> tasks;
+  std::vector<StoredJudgment> stale_rows;
+  const TimeMs now_ms = WallNowMs();
+  {
+    std::lock_guard plan(plan_mu_);
+    // In-flight first, then the store: a task stores before it leaves inflight_.
+    std::unordered_map<std::string, Wait> attached;
+    {
+      std::lock_guard lock(inflight_mu_);
+      for (const std::string& id : all_ids)
+        if (auto it = inflight_.find(id); it != inflight_.end()) attached.emplace(id, it->second);
+    }
+    auto stored = store_.Get(all_ids);
+    if (!stored.ok()) return stored.status();
+
+    std::vector<std::string> missing;
+    for (size_t s = 0; s < req.spots.size(); ++s) {
+      const Spot& spot = req.spots[s];
+      for (const Bundle& b : spot.bundles) {
+        std::shared_ptr<TaskState> state;
+        for (size_t i = 0; i < b.size(); ++i) {
+          const Signal& sig = b.at(i);
+          const uint64_t hash = TextHash(sig.text);
+          const bool is_new = fresh.count(sig.signal_id) > 0;
+          if (auto a = attached.find(sig.signal_id); a != attached.end()) {
+            waits[s].push_back(a->second);
+            signals.Add({{"disposition", "awaited"}});
+            continue;
+          }
+          auto st = stored->find(sig.signal_id);
+          if (st != stored->end() && st->second.text_hash == hash) {
+            if (is_new) signals.Add({{"disposition", "reused"}});
+            continue;
+          }
+          StoredJudgment row{sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id,
+                             sig.created_at, hash, {}, now_ms};
+          if (sig.created_at.ms < window_start) {
+            // Outside the window it cannot change any result: record, don't judge.
+            row.judgment = StaleJudgment();
+            stale_rows.push_back(std::move(row));
+            continue;
+          }
+          if (!is_new && st == stored->end()) {
+            missing.push_back(sig.signal_id);
+            continue;
+          }
+          if (!state) {
+            state = std::make_shared<TaskState>();
+            state->task.spot = spot.info;
+            state->task.bundle = b;
+            state->task.analyzed_at = req.analyzed_at.ms;
+            state->task.deadline = deadline;
+            state->task.request_id = request_id;
+          }
+          waits[s].push_back(Wait{state, state->ids.size()});
+          state->task.targets.push_back(i);
+          state->ids.push_back(sig.signal_id);
+          state->row_templates.push_back(std::move(row));
+        }
+        if (state) tasks.push_back(std::move(state));
+      }
+    }
+    if (!missing.empty()) {
+      resets.Add({{"reason", "missing_judgment"}});
+      std::string list;
+      for (size_t i = 0; i < missing.size() && i < 5; ++i) list += (i ? ", " : "") + missing[i];
+      return Status(ErrorCode::kStateReset,
+                    std::to_string(missing.size()) +
+                        " resent signal(s) have no stored judgment (" + list +
+                        (missing.size() > 5 ? ", ..." : "") + "); resend all signals as new");
+    }
+    std::lock_guard lock(inflight_mu_);
+    for (const auto& t : tasks)
+      for (size_t k = 0; k < t->ids.size(); ++k) inflight_[t->ids[k]] = Wait{t, k};
+  }
+
+  // From here on the request is accepted and may change stored state.
+  if (Status s = store_.Put(stale_rows); !s.ok()) return s;
+  signals.Add({{"disposition", "stale"}}, double(stale_rows.size()));
+  std::unordered_map<std::string, std::vector<std::string>> keep_by_post;
+  for (const Spot& spot : req.spots)
+    for (const Bundle& b : spot.bundles) {
+      auto& keep = keep_by_post[b.post_id];
+      for (size_t i = 0; i < b.size(); ++i) keep.push_back(b.at(i).signal_id);
+    }
+  if (Status s = store_.RemoveMissingComments(keep_by_post); !s.ok()) return s;
+
+  for (auto& t : tasks) {
+    signals.Add({{"disposition", "judged"}}, double(t->ids.size()));
+    pool_->Submit([this, t] { RunTask(t); });
+  }
+
+  // Wait for each spot's judgments, keeping a margin to answer on time.
+  const Deadline wait_until = deadline - options_.answer_margin;
+  AnalysisResponse resp;
+  resp.analyzed_at = req.analyzed_at.text;
+  resp.state_epoch = store_.Epoch();
+  auto& spots_total = metrics_.Counter("nunchi_spots_total", "Spot results by status.");
+  for (size_t s = 0; s < req.spots.size(); ++s) {
+    bool ok = true;
+    for (const Wait& w : waits[s]) {
+      std::unique_lock lock(w.state->mu);
+      if (!w.state->cv.wait_until(lock, wait_until, [&] { return w.state->done; }) ||
+          !w.state->results[w.index].ok()) {
+        ok = false;
+        break;
+      }
+    }
+    SpotResult result;
+    if (ok) {
+      auto reports = store_.ReportsForSpot(req.spots[s].info.spot_id, window_start);
+      if (!reports.ok()) return reports.status();
+      result = Aggregate(req.spots[s].info.spot_id, req.analyzed_at.ms, *reports);
+    } else {
+      result.spot_id = req.spots[s].info.spot_id;
+      result.status = AnalysisStatus::kFailed;
+    }
+    spots_total.Add({{"status", ok ? "OK" : "FAILED"}});
+    resp.spots.push_back(std::move(result));
+  }
+  MaybePrune(now_ms);
+  return resp;
+}
+
+void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
+  auto& judgments = metrics_.Counter("nunchi_judgments_total", "Judgments by judge and outcome.");
+  auto& latency = metrics_.Histogram("nunchi_judge_duration_seconds",
+                                     "Time to judge one bundle's new signals.", LatencyBuckets());
+  judge_calls_.fetch_add(1);
+  metrics_.Counter("nunchi_judge_calls_total", "Calls into the judge (one per bundle).").Add({});
+  const auto start = Clock::now();
+  JudgeOutput out;
+  try {
+    out = judge_.JudgeBundle(t->task);
+  } catch (const std::exception& e) {
+    out.clear();
+    out.assign(t->ids.size(), Status(ErrorCode::kInternal, e.what()));
+  }
+  if (out.size() != t->ids.size()) {
+    out.clear();
+    out.assign(t->ids.size(), Status(ErrorCode::kInternal, "judge answered the wrong count"));
+  }
+  const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+  latency.Observe({{"judge", std::string(judge_.name())}}, secs);
+
+  std::vector<StoredJudgment> rows;
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!out[k].ok()) continue;
+    StoredJudgment row = t->row_templates[k];
+    row.judgment = out[k].value();
+    row.judged_at = WallNowMs();
+    rows.push_back(std::move(row));
+  }
+  if (Status s = store_.Put(rows); !s.ok()) {
+    for (auto& r : out)
+      if (r.ok()) r = s;
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    const Judgment* j = out[k].ok() ? &out[k].value() : nullptr;
+    std::string outcome = j ? "judged" : std::string("failed:") + ErrorCodeName(out[k].status().code());
+    judgments.Add({{"judge", j ? j->judge : "none"},
+                   {"outcome", j ? "ok" : ErrorCodeName(out[k].status().code())}});
+    if (log_) {
+      const std::string& text = t->task.bundle.at(t->task.targets[k]).text;
+      log_->Write({t->task.request_id, t->task.spot.spot_id, t->ids[k], outcome, j, secs, &text});
+    }
+  }
+  {
+    std::lock_guard lock(inflight_mu_);
+    for (const std::string& id : t->ids)
+      if (auto it = inflight_.find(id); it != inflight_.end() && it->second.state == t)
+        inflight_.erase(it);
+  }
+  {
+    std::lock_guard lock(t->mu);
+    t->results = std::move(out);
+    t->done = true;
+  }
+  t->cv.notify_all();
+}
+
+void AnalysisService::MaybePrune(TimeMs now_ms) {
+  TimeMs last = last_prune_ms_.load();
+  if (now_ms - last < kMinuteMs || !last_prune_ms_.compare_exchange_strong(last, now_ms)) return;
+  auto n = store_.Prune(now_ms - options_.retention_ms);
+  if (n.ok() && *n > 0)
+    metrics_.Counter("nunchi_store_pruned_total", "Judgments pruned by age.").Add({}, double(*n));
+}
+
+}  // namespace nunchi

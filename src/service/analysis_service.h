@@ -1,0 +1,80 @@
+// AnalysisService: one POST /v1/congestion-analyses from parsed request to
+// response, without JSON. It validates, checks the state epoch, decides per
+// signal whether to reuse a stored judgment, wait for one in flight, or judge
+// it, runs the judge on a worker pool, stores every judgment durably before it
+// counts, answers FAILED for spots whose judgments miss the deadline, and
+// aggregates each spot from the store.
+//
+// Threading: Analyze() may be called from many HTTP threads at once. Planning
+// (what to judge) is serialised by one mutex so a signal is never judged twice
+// at once; judging runs on the pool; late judgments are stored when they
+// finish. The destructor waits for the work in flight.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/contract.h"
+#include "domain/status.h"
+#include "judges/judge.h"
+#include "ops/decision_log.h"
+#include "ops/metrics.h"
+#include "service/validate.h"
+#include "service/worker_pool.h"
+#include "store/judgment_store.h"
+
+namespace nunchi {
+
+struct ServiceOptions {
+  // Bundles judged at once (an LLM engine batches across them).
+  size_t judge_threads = 16;
+  // Stored judgments older than this are pruned.
+  TimeMs retention_ms = 24 * 60 * kMinuteMs;
+  // Time kept back from the deadline to aggregate and answer.
+  std::chrono::milliseconds answer_margin{250};
+  RequestLimits limits;
+};
+
+class AnalysisService {
+ public:
+  AnalysisService(JudgmentStore& store, Judge& judge, MetricsRegistry& metrics, DecisionLog* log,
+                  ServiceOptions options);
+  ~AnalysisService();
+
+  // Errors: kInvalidArgument (field_errors filled), kStateReset, kIo.
+  Result<AnalysisResponse> Analyze(const AnalysisRequest& req, const std::string& request_id,
+                                   Deadline deadline, std::vector<FieldError>* field_errors);
+
+  std::string Epoch() const { return store_.Epoch(); }
+  bool Ready() const { return judge_.Ready(); }
+  uint64_t judge_calls() const { return judge_calls_.load(); }
+  size_t signals_in_flight() const;
+
+ private:
+  struct TaskState;
+  struct Wait {
+    std::shared_ptr<TaskState> state;
+    size_t index;
+  };
+  void RunTask(std::shared_ptr<TaskState> state);
+  void MaybePrune(TimeMs now_ms);
+
+  JudgmentStore& store_;
+  Judge& judge_;
+  MetricsRegistry& metrics_;
+  DecisionLog* log_;
+  ServiceOptions options_;
+
+  std::mutex plan_mu_;  // serialises planning
+  mutable std::mutex inflight_mu_;
+  std::unordered_map<std::string, Wait> inflight_;  // signal_id -> task judging it
+  std::atomic<uint64_t> judge_calls_{0};
+  std::atomic<TimeMs> last_prune_ms_{0};
+  std::unique_ptr<WorkerPool> pool_;  // last member: destroyed (joined) first
+};
+
+}  // namespace nunchi

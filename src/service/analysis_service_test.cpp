@@ -1,0 +1,255 @@
+#include "service/analysis_service.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace nunchi {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A judge whose answer is driven by the text: "HIGH..." -> RELEVANT HIGH,
+// "LOW..." -> RELEVANT LOW, "FAIL" -> error, anything else IRRELEVANT.
+class FakeJudge : public Judge {
+ public:
+  std::string_view name() const override { return "fake"; }
+  JudgeOutput JudgeBundle(const JudgeTask& task) override {
+    calls.fetch_add(1);
+    targets.fetch_add(task.targets.size());
+    if (delay.count() > 0) std::this_thread::sleep_for(delay);
+    JudgeOutput out;
+    for (size_t i : task.targets) {
+      const std::string& text = task.bundle.at(i).text;
+      if (text.rfind("FAIL", 0) == 0) {
+        out.push_back(Status(ErrorCode::kUnavailable, "fake failure"));
+        continue;
+      }
+      Judgment j;
+      j.judge = "fake";
+      if (text.rfind("HIGH", 0) == 0) {
+        j = {Relevance::kRelevant, Level::kHigh, Cause::kEvent, "행사", "fake", "m", "p"};
+      } else if (text.rfind("LOW", 0) == 0) {
+        j = {Relevance::kRelevant, Level::kLow, Cause::kNone, "", "fake", "m", "p"};
+      }
+      out.push_back(j);
+    }
+    return out;
+  }
+  std::atomic<int> calls{0};
+  std::atomic<size_t> targets{0};
+  std::chrono::milliseconds delay{0};
+};
+
+constexpr TimeMs kT0 = 1'800'000'000'000;
+
+Signal Sig(const std::string& id, const std::string& author, TimeMs at, const std::string& text) {
+  return Signal{id, author, Timestamp{at, FormatUtc(at)}, text};
+}
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Make(); }
+  void Make() {
+    service_.reset();
+    service_ = std::make_unique<AnalysisService>(*store_, judge_, metrics_, nullptr,
+                                                 ServiceOptions{});
+  }
+  AnalysisRequest Req(TimeMs at, std::vector<Spot> spots, std::vector<NewSignal> fresh,
+                      std::optional<std::string> epoch) {
+    AnalysisRequest r;
+    r.analyzed_at = {at, FormatUtc(at)};
+    r.spots = std::move(spots);
+    r.new_signals = std::move(fresh);
+    r.state_epoch = std::move(epoch);
+    return r;
+  }
+  Result<AnalysisResponse> Run(const AnalysisRequest& r, Deadline d = Clock::now() + 10s) {
+    errors_.clear();
+    return service_->Analyze(r, "req", d, &errors_);
+  }
+  static Spot OneBundle(std::vector<Signal> comments, Signal post) {
+    Spot s;
+    s.info = {"s1", "강남역 11번 출구", "출구 앞"};
+    Bundle b;
+    b.post_id = post.signal_id;
+    b.post = std::move(post);
+    b.comments = std::move(comments);
+    s.bundles.push_back(std::move(b));
+    return s;
+  }
+  std::unique_ptr<JudgmentStore> store_ = NewMemoryStore();
+  FakeJudge judge_;
+  MetricsRegistry metrics_;
+  std::unique_ptr<AnalysisService> service_;
+  std::vector<FieldError> errors_;
+};
+
+TEST_F(ServiceTest, JudgesNewSignalsAndAggregates) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "HIGH 미어터져요"),
+                      Sig("c2", "u3", kT0 - 30'000, "ㅋㅋ")},
+                     Sig("p1", "u1", kT0 - 120'000, "HIGH 줄 김"));
+  auto r = Run(Req(kT0, {s},
+                   {{SignalKind::kPost, "p1", "p1"},
+                    {SignalKind::kComment, "c1", "p1"},
+                    {SignalKind::kComment, "c2", "p1"}},
+                   std::nullopt));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->spots.size(), 1u);
+  EXPECT_EQ(r->spots[0].status, AnalysisStatus::kOk);
+  EXPECT_EQ(r->spots[0].level, Level::kHigh);
+  EXPECT_EQ(r->spots[0].report_count, 2);
+  EXPECT_EQ(r->spots[0].cause_summary, "행사");
+  EXPECT_EQ(r->state_epoch, store_->Epoch());
+  EXPECT_EQ(judge_.calls, 1);  // one call per bundle
+  EXPECT_EQ(judge_.targets, 3u);
+  EXPECT_EQ(store_->RowCount(), 3);
+}
+
+TEST_F(ServiceTest, ResentBundleJudgesOnlyTheNewSignal) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "LOW")}, Sig("p1", "u1", kT0 - 90'000, "x"));
+  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+                      std::nullopt)).ok());
+  s.bundles[0].comments.push_back(Sig("c2", "u3", kT0, "LOW 한산"));
+  auto r = Run(Req(kT0 + 60'000, {s}, {{SignalKind::kComment, "c2", "p1"}}, store_->Epoch()));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(judge_.targets, 3u);  // 2 + 1, nothing recomputed
+  EXPECT_EQ(r->spots[0].level, Level::kLow);
+  EXPECT_EQ(r->spots[0].report_count, 2);
+}
+
+TEST_F(ServiceTest, SpotWithoutBundlesOnlyReaggregates) {
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0, "HIGH"));
+  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt)).ok());
+  const uint64_t calls = service_->judge_calls();
+  Spot empty;
+  empty.info = s.info;
+  auto r = Run(Req(kT0 + 5 * kMinuteMs, {empty}, {}, store_->Epoch()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(service_->judge_calls(), calls);
+  EXPECT_EQ(r->spots[0].level, Level::kHigh);
+  // Time moves past the window: the same stored report no longer counts.
+  r = Run(Req(kT0 + 21 * kMinuteMs, {empty}, {}, store_->Epoch()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spots[0].level, Level::kUnknown);
+  EXPECT_EQ(r->spots[0].report_count, 0);
+  EXPECT_EQ(service_->judge_calls(), calls);
+}
+
+TEST_F(ServiceTest, ResentSignalWithoutJudgmentIsStateResetAndChangesNothing) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0, "HIGH"), Sig("c2", "u3", kT0, "HIGH")},
+                     Sig("p1", "u1", kT0, "HIGH"));
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kComment, "c2", "p1"}}, store_->Epoch()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kStateReset);
+  EXPECT_EQ(store_->RowCount(), 0);
+  EXPECT_EQ(judge_.calls, 0);
+  // Recovery: everything resent as new is accepted, then normal service resumes.
+  r = Run(Req(kT0, {s},
+              {{SignalKind::kPost, "p1", "p1"},
+               {SignalKind::kComment, "c1", "p1"},
+               {SignalKind::kComment, "c2", "p1"}},
+              "e-stale"));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->spots[0].level, Level::kHigh);
+  s.bundles[0].comments.push_back(Sig("c3", "u4", kT0, "LOW"));
+  r = Run(Req(kT0 + 1000, {s}, {{SignalKind::kComment, "c3", "p1"}}, r->state_epoch));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->spots[0].report_count, 4);
+}
+
+TEST_F(ServiceTest, EpochMismatchIsStateReset) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0, "HIGH")}, Sig("p1", "u1", kT0, "HIGH"));
+  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+                      std::nullopt)).ok());
+  s.bundles[0].comments.push_back(Sig("c2", "u3", kT0, "HIGH"));
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kComment, "c2", "p1"}}, "e-other"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kStateReset);
+  EXPECT_EQ(store_->RowCount(), 2);
+}
+
+TEST_F(ServiceTest, EditedTextIsJudgedAgain) {
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0, "LOW"));
+  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt)).ok());
+  s.bundles[0].post.text = "HIGH now";
+  auto r = Run(Req(kT0 + 1000, {s}, {}, store_->Epoch()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(judge_.targets, 2u);
+  EXPECT_EQ(r->spots[0].level, Level::kHigh);
+}
+
+TEST_F(ServiceTest, CommentMissingFromResentBundleStopsCounting) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0, "HIGH"), Sig("c2", "u3", kT0, "HIGH")},
+                     Sig("p1", "u1", kT0, "LOW"));
+  ASSERT_TRUE(Run(Req(kT0, {s},
+                      {{SignalKind::kPost, "p1", "p1"},
+                       {SignalKind::kComment, "c1", "p1"},
+                       {SignalKind::kComment, "c2", "p1"}},
+                      std::nullopt)).ok());
+  s.bundles[0].comments.pop_back();  // c2 deleted
+  s.bundles[0].comments.push_back(Sig("c3", "u4", kT0, "LOW"));
+  auto r = Run(Req(kT0 + 1000, {s}, {{SignalKind::kComment, "c3", "p1"}}, store_->Epoch()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spots[0].report_count, 3);
+  EXPECT_EQ(r->spots[0].level, Level::kLow);  // LOW 2 vs HIGH 1
+}
+
+TEST_F(ServiceTest, StaleNewSignalIsRecordedWithoutJudging) {
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0 - 30 * kMinuteMs, "HIGH"));
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(judge_.calls, 0);
+  EXPECT_EQ(store_->RowCount(), 1);
+  EXPECT_EQ(r->spots[0].level, Level::kUnknown);
+}
+
+TEST_F(ServiceTest, JudgeFailureMakesOnlyThatSpotFailed) {
+  Spot bad = OneBundle({}, Sig("p1", "u1", kT0, "FAIL"));
+  Spot good = OneBundle({}, Sig("p2", "u2", kT0, "HIGH"));
+  good.info.spot_id = "s2";
+  auto r = Run(Req(kT0, {bad, good},
+                   {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kPost, "p2", "p2"}},
+                   std::nullopt));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spots[0].status, AnalysisStatus::kFailed);
+  EXPECT_FALSE(r->spots[0].level.has_value());
+  EXPECT_EQ(r->spots[1].status, AnalysisStatus::kOk);
+  EXPECT_EQ(r->spots[1].level, Level::kHigh);
+}
+
+TEST_F(ServiceTest, MissedDeadlineIsFailedOnTimeAndTheLateJudgmentIsKept) {
+  judge_.delay = 600ms;
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0, "HIGH"));
+  const auto start = Clock::now();
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt),
+               Clock::now() + 300ms);
+  const auto took = Clock::now() - start;
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spots[0].status, AnalysisStatus::kFailed);
+  EXPECT_LT(took, 550ms);
+  // The next cycle, sent while the judgment is still in flight, waits for it
+  // instead of judging again; it is stored by then.
+  judge_.delay = 0ms;
+  Spot empty = s;
+  auto r2 = Run(Req(kT0 + 1000, {empty}, {{SignalKind::kPost, "p1", "p1"}}, store_->Epoch()));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->spots[0].status, AnalysisStatus::kOk);
+  EXPECT_EQ(r2->spots[0].level, Level::kHigh);
+  EXPECT_EQ(judge_.calls, 1);
+  EXPECT_EQ(store_->RowCount(), 1);
+}
+
+TEST_F(ServiceTest, InvalidRequestChangesNothing) {
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0, "HIGH"));
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kComment, "nope", "p1"}}, std::nullopt));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  ASSERT_FALSE(errors_.empty());
+  EXPECT_EQ(errors_[0].pointer, "/new_signals/0/signal_id");
+  EXPECT_EQ(store_->RowCount(), 0);
+  EXPECT_EQ(judge_.calls, 0);
+}
+
+}  // namespace
+}  // namespace nunchi

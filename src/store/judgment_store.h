@@ -1,0 +1,72 @@
+// JudgmentStore: the durable record of every judged signal, and the state
+// epoch the backend echoes back. One row per signal: where it belongs (spot,
+// post, author), when it was written, a hash of its text, the judgment and who
+// made it. A Put() that returned OK is durable (it survives kill -9).
+//
+// Thread-safety: all methods may be called from any thread; implementations
+// serialise access internally. Errors come back as Status (kIo).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/aggregation.h"
+#include "domain/contract.h"
+#include "domain/status.h"
+
+namespace nunchi {
+
+struct StoredJudgment {
+  std::string signal_id;
+  std::string spot_id;
+  std::string post_id;
+  std::string author_id;
+  Timestamp created_at;
+  uint64_t text_hash = 0;
+  Judgment judgment;
+  TimeMs judged_at = 0;
+};
+
+class JudgmentStore {
+ public:
+  virtual ~JudgmentStore() = default;
+
+  // The epoch of this store; a new or replaced store has a new one.
+  virtual std::string Epoch() const = 0;
+
+  // Stored rows for the given ids (missing ids are simply absent).
+  virtual Result<std::unordered_map<std::string, StoredJudgment>> Get(
+      const std::vector<std::string>& signal_ids) = 0;
+
+  // Inserts or replaces rows atomically and durably.
+  virtual Status Put(const std::vector<StoredJudgment>& rows) = 0;
+
+  // For each post id, deletes its stored comments that are not in keep.
+  // Used when a bundle is resent without some of its comments.
+  virtual Status RemoveMissingComments(
+      const std::unordered_map<std::string, std::vector<std::string>>& keep_by_post) = 0;
+
+  // Reports of one spot whose signal was written at or after since_ms.
+  virtual Result<std::vector<Report>> ReportsForSpot(const std::string& spot_id,
+                                                     TimeMs since_ms) = 0;
+
+  // Deletes rows judged before cutoff_ms; returns how many.
+  virtual Result<int64_t> Prune(TimeMs cutoff_ms) = 0;
+
+  virtual int64_t RowCount() = 0;
+};
+
+// Opens (creating if needed) the SQLite store at path, in WAL mode with full
+// fsync on commit.
+Result<std::unique_ptr<JudgmentStore>> OpenSqliteStore(const std::string& path);
+
+// A store kept in memory only, for tests.
+std::unique_ptr<JudgmentStore> NewMemoryStore();
+
+// A stable 64-bit hash of a signal's text (FNV-1a), stored to detect edits.
+uint64_t TextHash(std::string_view text);
+
+}  // namespace nunchi

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "store/judgment_store.h"
+
+namespace nunchi {
+namespace {
+
+StoredJudgment Row(std::string id, std::string post, std::string spot = "s1", TimeMs at = 1000) {
+  StoredJudgment r;
+  r.signal_id = std::move(id);
+  r.post_id = std::move(post);
+  r.spot_id = std::move(spot);
+  r.author_id = "u1";
+  r.created_at = {at, "2026-11-29T18:40:00+09:00"};
+  r.text_hash = 0xfeedbeefcafef00dull;
+  r.judgment = {Relevance::kRelevant, Level::kHigh, Cause::kEvent, "팝업 대기줄", "rules",
+                "default-v1", "rules-v1"};
+  r.judged_at = at;
+  return r;
+}
+
+class StoreTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (GetParam()) {
+      dir_ = std::filesystem::temp_directory_path() /
+             ("nunchi-store-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+      std::filesystem::remove_all(dir_);
+      std::filesystem::create_directories(dir_);
+      auto s = OpenSqliteStore((dir_ / "j.db").string());
+      ASSERT_TRUE(s.ok()) << s.status().ToString();
+      store_ = std::move(s).value();
+    } else {
+      store_ = NewMemoryStore();
+    }
+  }
+  void TearDown() override {
+    store_.reset();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  std::filesystem::path dir_;
+  std::unique_ptr<JudgmentStore> store_;
+};
+
+TEST_P(StoreTest, PutGetRoundTripsEveryField) {
+  ASSERT_TRUE(store_->Put({Row("p1", "p1"), Row("c1", "p1")}).ok());
+  auto got = store_->Get({"c1", "missing"});
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 1u);
+  const StoredJudgment& r = got->at("c1");
+  EXPECT_EQ(r.post_id, "p1");
+  EXPECT_EQ(r.text_hash, 0xfeedbeefcafef00dull);
+  EXPECT_EQ(r.judgment.level, Level::kHigh);
+  EXPECT_EQ(r.judgment.cause, Cause::kEvent);
+  EXPECT_EQ(r.judgment.cause_text, "팝업 대기줄");
+  EXPECT_EQ(r.judgment.judge, "rules");
+  EXPECT_EQ(r.created_at.text, "2026-11-29T18:40:00+09:00");
+  EXPECT_EQ(store_->RowCount(), 2);
+}
+
+TEST_P(StoreTest, RemoveMissingCommentsKeepsPostAndListed) {
+  ASSERT_TRUE(store_->Put({Row("p1", "p1"), Row("c1", "p1"), Row("c2", "p1"), Row("x", "p2")}).ok());
+  ASSERT_TRUE(store_->RemoveMissingComments({{"p1", {"p1", "c2"}}}).ok());
+  auto got = store_->Get({"p1", "c1", "c2", "x"});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->count("c1"), 0u);
+  EXPECT_EQ(got->count("p1"), 1u);
+  EXPECT_EQ(got->count("c2"), 1u);
+  EXPECT_EQ(got->count("x"), 1u);
+}
+
+TEST_P(StoreTest, ReportsForSpotFiltersBySpotAndTime) {
+  ASSERT_TRUE(store_->Put({Row("a", "p", "s1", 100), Row("b", "p", "s1", 200),
+                           Row("c", "q", "s2", 300)}).ok());
+  auto rs = store_->ReportsForSpot("s1", 150);
+  ASSERT_TRUE(rs.ok());
+  ASSERT_EQ(rs->size(), 1u);
+  EXPECT_EQ((*rs)[0].signal_id, "b");
+}
+
+TEST_P(StoreTest, PruneDeletesOldRows) {
+  ASSERT_TRUE(store_->Put({Row("a", "p", "s1", 100), Row("b", "p", "s1", 200)}).ok());
+  auto n = store_->Prune(150);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 1);
+  EXPECT_EQ(store_->RowCount(), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Sqlite" : "Memory"; });
+
+TEST(SqliteStore, EpochPersistsAcrossReopenAndDiffersForNewStore) {
+  auto dir = std::filesystem::temp_directory_path() / ("nunchi-epoch-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string e1, e2, e3;
+  {
+    auto s = OpenSqliteStore((dir / "a.db").string());
+    ASSERT_TRUE(s.ok());
+    e1 = (*s)->Epoch();
+    ASSERT_TRUE((*s)->Put({Row("a", "p")}).ok());
+  }
+  {
+    auto s = OpenSqliteStore((dir / "a.db").string());
+    ASSERT_TRUE(s.ok());
+    e2 = (*s)->Epoch();
+    EXPECT_EQ((*s)->RowCount(), 1);
+  }
+  {
+    auto s = OpenSqliteStore((dir / "b.db").string());
+    ASSERT_TRUE(s.ok());
+    e3 = (*s)->Epoch();
+  }
+  EXPECT_EQ(e1, e2);
+  EXPECT_NE(e1, e3);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SqliteStore, UnwritablePathIsAnIoError) {
+  auto s = OpenSqliteStore("/proc/nonexistent-dir/x.db");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), ErrorCode::kIo);
+}
+
+TEST(TextHash, DiffersForDifferentText) {
+  EXPECT_NE(TextHash("한산해요"), TextHash("한산해요."));
+  EXPECT_EQ(TextHash("x"), TextHash("x"));
+}
+
+}  // namespace
+}  // namespace nunchi
