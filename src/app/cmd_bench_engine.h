@@ -1,0 +1,15 @@
+// The `nunchi bench-engine` subcommand: measures LlamaEngine's prefill and
+// decode throughput on a model (llama-bench style: -p prompt tokens, -n
+// generated tokens, -t threads), for one sequence and for N parallel ones,
+// and prints one JSON object per measurement. Compare with llama.cpp's
+// llama-batched-bench on the same model and threads (docs/benchmarks.md).
+// Call AddBenchEngineCommand once while building the CLI, from the main thread.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace nunchi {
+
+void AddBenchEngineCommand(CLI::App& app);
+
+}  // namespace nunchi

@@ -1,0 +1,15 @@
+// The subcommands of the `nunchi` binary; each adds itself to the CLI11 app
+// and runs from its callback (exiting through CLI::RuntimeError(code)).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace nunchi {
+
+void AddServeCommand(CLI::App& app);
+void AddJudgeCommand(CLI::App& app);
+void AddEvalCommand(CLI::App& app);
+void AddEvalExtractCommand(CLI::App& app);  // when built with image extraction
+void AddLlamaCommands(CLI::App& app);       // make-model, bench-engine: with llama.cpp
+
+}  // namespace nunchi

@@ -1,0 +1,39 @@
+// nunchi: one binary, many subcommands. This file only wires them.
+#include <iostream>
+
+#include "app/commands.h"
+#include "app/config.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"nunchi: congestion judgments for a Korean crowd-reporting app"};
+  app.require_subcommand(1);
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.set_version_flag("--version", "nunchi 0.1.0");
+  std::string config;
+  app.add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");
+  nunchi::AddServeCommand(app);
+  nunchi::AddJudgeCommand(app);
+  nunchi::AddEvalCommand(app);
+#ifdef NUNCHI_HAVE_EXTRACT
+  nunchi::AddEvalExtractCommand(app);
+#endif
+#ifdef NUNCHI_HAVE_LLAMA
+  nunchi::AddLlamaCommands(app);
+#endif
+  for (CLI::App* sub : app.get_subcommands({}))
+    sub->add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");
+
+  std::vector<std::string> args;
+  std::string error;
+  if (!nunchi::LayerArguments(app, argc, argv, &args, &error)) {
+    std::cerr << "nunchi: " << error << "\n";
+    return 2;
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes vectors in reverse order
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+// The contract's JSON shape (../shared/DESIGN.md section 1): parsing a request
+// body into AnalysisRequest (collecting every field error with its JSON
+// pointer) and writing an AnalysisResponse. The only place the contract meets
+// nlohmann::json. Pure functions; safe from any thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "domain/contract.h"
+#include "service/validate.h"
+
+namespace nunchi {
+
+// Returns the request, or nullopt with *errors filled (type errors, missing
+// fields, unknown kinds, unparsable timestamps).
+std::optional<AnalysisRequest> ParseAnalysisRequest(const nlohmann::json& body,
+                                                    std::vector<FieldError>* errors);
+
+std::string SerializeAnalysisResponse(const AnalysisResponse& resp);
+
+}  // namespace nunchi

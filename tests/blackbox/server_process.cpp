@@ -1,0 +1,117 @@
+#include "blackbox/server_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace nunchi::testing {
+
+std::string TempDir(const std::string& tag) {
+  static int n = 0;
+  auto dir = std::filesystem::temp_directory_path() /
+             ("nunchi-bb-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+std::string Kst(long long ms) {
+  time_t secs = static_cast<time_t>(ms / 1000) + 9 * 3600;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[80];
+  std::snprintf(out, sizeof out, "%s.%03d+09:00", buf, static_cast<int>(ms % 1000));
+  return out;
+}
+
+ServerProcess::ServerProcess(std::string data_dir, std::vector<std::string> extra)
+    : data_dir_(std::move(data_dir)) {
+  log_path_ = data_dir_ + "/server.log";
+  std::vector<std::string> args = {NUNCHI_BINARY, "serve", "--port", "0", "--data-dir", data_dir_};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  if (posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot spawn nunchi");
+  posix_spawn_file_actions_destroy(&fa);
+  const std::regex re("listening on http://[^:]+:([0-9]+)");
+  for (int i = 0; i < 600 && port_ == 0; ++i) {
+    std::smatch m;
+    std::string text = log();
+    if (std::regex_search(text, m, re)) port_ = std::stoi(m[1]);
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("nunchi exited at start: " + text);
+    }
+    if (port_ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (port_ == 0) throw std::runtime_error("nunchi did not start: " + log());
+  auto c = Client();
+  for (int i = 0; i < 200; ++i) {
+    if (auto r = c.Get("/livez"); r && r->status == 200) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  throw std::runtime_error("nunchi /livez never answered");
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) Kill9();
+}
+
+void ServerProcess::Kill9() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+int ServerProcess::Stop() {
+  if (pid_ <= 0) return -1;
+  kill(pid_, SIGTERM);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+httplib::Client ServerProcess::Client() const {
+  httplib::Client c("127.0.0.1", port_);
+  c.set_read_timeout(60, 0);
+  c.set_connection_timeout(5, 0);
+  return c;
+}
+
+std::string ServerProcess::log() const {
+  std::ifstream f(log_path_);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+httplib::Result PostAnalysis(httplib::Client& c, const nlohmann::json& body) {
+  return c.Post("/v1/congestion-analyses", body.dump(), "application/json");
+}
+
+}  // namespace nunchi::testing

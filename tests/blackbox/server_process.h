@@ -1,0 +1,45 @@
+// ServerProcess: runs the real `nunchi serve` binary for black-box tests on a
+// free loopback port with its own data directory, and kills or stops it.
+// Also builds contract requests. Test-thread use only.
+#pragma once
+
+#include <sys/types.h>
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace nunchi::testing {
+
+class ServerProcess {
+ public:
+  // Starts `nunchi serve --port 0 --data-dir DIR extra...` and waits until /livez answers.
+  explicit ServerProcess(std::string data_dir, std::vector<std::string> extra = {});
+  ~ServerProcess();
+  void Kill9();           // SIGKILL, no cleanup
+  int Stop();             // SIGTERM and wait; returns the exit status
+  bool alive() const { return pid_ > 0; }
+  int port() const { return port_; }
+  httplib::Client Client() const;
+  std::string log() const;  // what the server wrote to stderr
+  const std::string& data_dir() const { return data_dir_; }
+
+ private:
+  std::string data_dir_;
+  std::string log_path_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+// A fresh empty directory under the temp dir.
+std::string TempDir(const std::string& tag);
+
+// ISO 8601 in +09:00 for a ms timestamp.
+std::string Kst(long long ms);
+
+// POSTs JSON to /v1/congestion-analyses.
+httplib::Result PostAnalysis(httplib::Client& c, const nlohmann::json& body);
+
+}  // namespace nunchi::testing
