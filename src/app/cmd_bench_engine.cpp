@@ -24,8 +24,8 @@ struct BenchOptions {
 // A prompt of about n tokens that shares nothing with any other (seeded by k).
 std::string Prompt(const llama::LlamaEngine& e, int n, int k) {
   std::string text = "<|im_start|>user\n" + std::to_string(k) + " ";
-  static const char* words[] = {"강남역", "사람이", "많아요", "줄이", "길어요", "지금", "대기",
-                                "30분",  "팝업",   "hello", "crowd", "queue"};
+  static const char* words[] = {"강남역", "사람이", "많아요", "줄이",  "길어요", "지금",
+                                "대기",   "30분",   "팝업",   "hello", "crowd",  "queue"};
   for (int i = 0; e.CountTokens(text) < n; ++i) text += std::string(words[(i * 7 + k) % 12]) + " ";
   return text;
 }
@@ -100,8 +100,7 @@ void AddBenchEngineCommand(CLI::App& app) {
   cmd->add_option("-p,--prompt-tokens", o->prompt_tokens, "Prompt tokens")->capture_default_str();
   cmd->add_option("-n,--gen-tokens", o->gen_tokens, "Generated tokens")->capture_default_str();
   cmd->add_option("--parallel", o->parallel, "Sequences decoded together")->capture_default_str();
-  cmd->add_option("--repetitions", o->repetitions, "Best of this many runs")
-      ->capture_default_str();
+  cmd->add_option("--repetitions", o->repetitions, "Best of this many runs")->capture_default_str();
   cmd->callback([o] { throw CLI::RuntimeError(RunBench(*o)); });
 }
 

@@ -17,7 +17,8 @@ void AddMakeModelCommand(CLI::App& app) {
   cmd->add_option("--quant", options->quant, "F32 | F16 | Q8_0 | Q4_K_M")
       ->check(CLI::IsMember({"F32", "F16", "Q8_0", "Q4_K_M"}))
       ->capture_default_str();
-  cmd->add_option("--vocab", options->vocab, "Tokenizer GGUF (default: the one setup-llama.sh installed)");
+  cmd->add_option("--vocab", options->vocab,
+                  "Tokenizer GGUF (default: the one setup-llama.sh installed)");
   cmd->add_option("--seed", options->seed, "Random seed")->capture_default_str();
   cmd->add_option("--threads", options->threads, "Quantization threads (0: all)");
   cmd->add_flag("--quiet", options->quiet, "No progress output");

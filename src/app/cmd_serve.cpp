@@ -32,6 +32,13 @@ struct ServeOptions {
 };
 
 int RunServe(const ServeOptions& o) {
+  // Block the stop signals before any thread starts, so that every thread
+  // inherits the mask and only the waiter below receives them.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::error_code ec;
   std::filesystem::create_directories(o.data_dir, ec);
   if (ec) {
@@ -77,11 +84,6 @@ int RunServe(const ServeOptions& o) {
   }
 
   // Signals go to a dedicated thread that stops the server cleanly.
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&set, &sig);

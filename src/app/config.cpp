@@ -9,10 +9,10 @@ namespace {
 bool IsFlag(const CLI::Option* opt) { return opt->get_expected_min() == 0; }
 
 std::string TomlScalar(const toml::node& n) {
-  if (auto s = n.value<std::string>()) return *s;
-  if (auto b = n.value<bool>()) return *b ? "true" : "false";
-  if (auto i = n.value<int64_t>()) return std::to_string(*i);
-  if (auto d = n.value<double>()) return std::to_string(*d);
+  if (n.is_string()) return **n.as_string();
+  if (n.is_boolean()) return **n.as_boolean() ? "true" : "false";
+  if (n.is_integer()) return std::to_string(**n.as_integer());
+  if (n.is_floating_point()) return std::to_string(**n.as_floating_point());
   return {};
 }
 

@@ -164,7 +164,7 @@ TEST(Blackbox, ConcurrentClientsGetTheirOwnAnswers) {
   for (int i = 0; i < kClients; ++i) {
     results.push_back(std::async(std::launch::async, [&server, i] {
       auto c = server.Client();
-      Backend be;
+      Backend be(0, "k" + std::to_string(i) + "-");
       std::string spot = "spot-" + std::to_string(i);
       be.AddSpot(spot, "장소 " + std::to_string(i));
       for (int k = 0; k < 5; ++k) {

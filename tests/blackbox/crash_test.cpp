@@ -25,7 +25,10 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
   const char* texts[] = {"사람 많아요 줄 길어요", "한산해요 자리 많음", "대기 20분이래요",
                          "여기 진짜 미어터져요", "줄 없어요 바로 들어감", "ㅋㅋㅋ"};
   int text_no = 0;
-  auto next_text = [&] { return std::string(texts[text_no % 6]) + " #" + std::to_string(text_no++); };
+  auto next_text = [&] {
+    const int n = text_no++;
+    return std::string(texts[n % 6]) + " #" + std::to_string(n);
+  };
 
   for (int round = 0; round < 8; ++round) {
     ServerProcess server(dir);

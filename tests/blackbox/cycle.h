@@ -15,7 +15,9 @@ namespace nunchi::testing {
 
 class Backend {
  public:
-  explicit Backend(long long now_ms = 0) : now_ms_(now_ms ? now_ms : WallNow()) {}
+  // Signal ids are "<prefix>p<n>" / "<prefix>c<n>": unique per backend.
+  explicit Backend(long long now_ms = 0, std::string prefix = "")
+      : now_ms_(now_ms ? now_ms : WallNow()), prefix_(std::move(prefix)) {}
   static long long WallNow() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -27,7 +29,7 @@ class Backend {
   // Adds a post (new) to a spot; returns its id.
   std::string Post(const std::string& spot, const std::string& author, const std::string& text,
                    int minutes_ago = 1) {
-    std::string id = "p" + std::to_string(++seq_);
+    std::string id = prefix_ + "p" + std::to_string(++seq_);
     bundles_[spot].push_back(
         {{"post_id", id},
          {"post", Sig(id, author, text, minutes_ago)},
@@ -37,7 +39,7 @@ class Backend {
   }
   std::string Comment(const std::string& spot, const std::string& post_id,
                       const std::string& author, const std::string& text, int minutes_ago = 0) {
-    std::string id = "c" + std::to_string(++seq_);
+    std::string id = prefix_ + "c" + std::to_string(++seq_);
     for (auto& b : bundles_[spot])
       if (b["post_id"] == post_id) b["comments"].push_back(Sig(id, author, text, minutes_ago));
     fresh_.push_back({{"kind", "COMMENT"}, {"signal_id", id}, {"post_id", post_id}});
@@ -96,6 +98,7 @@ class Backend {
             {"text", text}};
   }
   long long now_ms_;
+  std::string prefix_;
   int seq_ = 0;
   std::map<std::string, nlohmann::json> spots_;
   std::map<std::string, std::vector<nlohmann::json>> bundles_;

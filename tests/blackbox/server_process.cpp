@@ -49,7 +49,7 @@ ServerProcess::ServerProcess(std::string data_dir, std::vector<std::string> extr
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   if (posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ) != 0)
     throw std::runtime_error("cannot spawn nunchi");
