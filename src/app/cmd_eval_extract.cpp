@@ -92,8 +92,10 @@ int RunEvalExtract(const std::string& dir, bool json) {
     std::string error;
     if (truth.kind == DocKind::kTaxi) {
       auto r = extractor.TaxiFare(bytes);
-      if (auto* e = std::get_if<ExtractError>(&r)) error = e->message;
-      else amount = std::get<extract::TaxiFareResult>(r).amount.value;
+      if (auto* e = std::get_if<ExtractError>(&r))
+        error = e->message;
+      else
+        amount = std::get<extract::TaxiFareResult>(r).amount.value;
     } else {
       auto r = extractor.Receipt(bytes);
       if (auto* e = std::get_if<ExtractError>(&r)) {
@@ -101,10 +103,22 @@ int RunEvalExtract(const std::string& dir, bool json) {
       } else {
         const auto& rr = std::get<extract::ReceiptResult>(r);
         amount = rr.amount.value;
-        fields["paid_at"].Add(SameText(rr.paid_at.value, truth.paid_at));
-        fields["merchant"].Add(SameText(rr.merchant.value, truth.merchant));
-        fields["issuer"].Add(SameText(rr.issuer.value, truth.issuer));
-        fields["approval_number"].Add(SameText(rr.approval_number.value, truth.approval_number));
+        const std::pair<const char*,
+                        std::pair<const std::optional<std::string>*, const std::string*>>
+            checks[] = {{"paid_at", {&rr.paid_at.value, &truth.paid_at}},
+                        {"merchant", {&rr.merchant.value, &truth.merchant}},
+                        {"issuer", {&rr.issuer.value, &truth.issuer}},
+                        {"approval_number", {&rr.approval_number.value, &truth.approval_number}}};
+        for (const auto& [name, pair] : checks) {
+          bool same = SameText(*pair.first, *pair.second);
+          fields[name].Add(same);
+          if (!same) {
+            failures.push_back({{"file", path.filename().string()},
+                                {"field", name},
+                                {"want", *pair.second},
+                                {"got", pair.first->value_or("(none)")}});
+          }
+        }
       }
     }
     latency.push_back(
@@ -116,6 +130,7 @@ int RunEvalExtract(const std::string& dir, bool json) {
     amount_by[truth.layout].Add(ok);
     if (!ok) {
       failures.push_back({{"file", path.filename().string()},
+                          {"field", "amount"},
                           {"want", truth.amount},
                           {"got", amount ? nlohmann::json(*amount) : nlohmann::json()},
                           {"error", error}});

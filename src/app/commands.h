@@ -11,5 +11,6 @@ void AddJudgeCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
 void AddEvalExtractCommand(CLI::App& app);  // when built with image extraction
 void AddLlamaCommands(CLI::App& app);       // make-model, bench-engine: with llama.cpp
+void AddBenchCommand(CLI::App& app);        // bench: with src/bench (app/cmd_bench.h)
 
 }  // namespace nunchi

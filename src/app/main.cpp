@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
 #ifdef NUNCHI_HAVE_LLAMA
   nunchi::AddLlamaCommands(app);
 #endif
+#ifdef NUNCHI_HAVE_BENCH
+  nunchi::AddBenchCommand(app);
+#endif
   for (CLI::App* sub : app.get_subcommands({}))
     sub->add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");
 

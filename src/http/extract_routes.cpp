@@ -1,0 +1,146 @@
+#include "http/extract_routes.h"
+
+#include <cctype>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "extract/extractor.h"
+
+namespace nunchi {
+namespace {
+
+using nlohmann::json;
+namespace ex = extract;
+
+struct Problem {
+  int status;
+  const char* code;
+  const char* title;
+};
+
+Problem ProblemFor(ex::InputError e) {
+  switch (e) {
+    case ex::InputError::kNotAnImage:
+      return {415, "NOT_AN_IMAGE", "Not an image"};
+    case ex::InputError::kTruncated:
+      return {422, "IMAGE_TRUNCATED", "Truncated image"};
+    case ex::InputError::kTooLarge:
+      return {413, "IMAGE_TOO_LARGE", "Image too large"};
+    case ex::InputError::kUndecodable:
+      return {422, "IMAGE_UNREADABLE", "Unreadable image"};
+    case ex::InputError::kEngineFailure:
+      return {503, "EXTRACTION_UNAVAILABLE", "Extraction unavailable"};
+  }
+  return {500, "INTERNAL", "Internal error"};
+}
+
+std::string KebabLower(const std::string& code) {
+  std::string out;
+  for (char c : code) out += c == '_' ? '-' : static_cast<char>(std::tolower(c));
+  return out;
+}
+
+void SendProblem(httplib::Response& res, const Problem& p, const std::string& detail) {
+  json body = {{"type", "https://nunchi.dev/problems/" + KebabLower(p.code)},
+               {"title", p.title},
+               {"status", p.status},
+               {"detail", detail},
+               {"code", p.code}};
+  res.status = p.status;
+  res.set_content(body.dump(), "application/problem+json");
+}
+
+json BoxJson(const ex::Box& b) { return {{"x", b.x}, {"y", b.y}, {"w", b.w}, {"h", b.h}}; }
+
+template <typename T>
+void PutField(json& out, const char* name, const ex::Field<T>& f) {
+  out[name] = f.value ? json(*f.value) : json(nullptr);
+  out["confidence"][name] = f.value ? f.confidence : 0.0;
+  out["evidence"][name] = f.value ? json{{"source", f.evidence.source},
+                                         {"text", f.evidence.text},
+                                         {"box", BoxJson(f.evidence.box)}}
+                                  : json(nullptr);
+}
+
+// The image bytes of the request, or a problem already written to res.
+bool ImageBytes(const httplib::Request& req, httplib::Response& res, const ExtractLimits& limits,
+                std::string* bytes) {
+  if (req.is_multipart_form_data()) {
+    if (!req.has_file("image")) {
+      SendProblem(res, {400, "MISSING_IMAGE", "Missing image"},
+                  "multipart upload without an `image` field");
+      return false;
+    }
+    *bytes = req.get_file_value("image").content;
+  } else {
+    *bytes = req.body;
+  }
+  if (bytes->empty()) {
+    SendProblem(res, {400, "MISSING_IMAGE", "Missing image"},
+                "send the image as multipart field `image` or as an image/jpeg or image/png body");
+    return false;
+  }
+  if (bytes->size() > limits.max_bytes) {
+    SendProblem(res, ProblemFor(ex::InputError::kTooLarge),
+                "image of " + std::to_string(bytes->size()) + " bytes is over the limit of " +
+                    std::to_string(limits.max_bytes));
+    return false;
+  }
+  return true;
+}
+
+template <typename R, typename Run, typename Render>
+void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLimits& limits,
+            Run run, Render render) {
+  std::string bytes;
+  if (!ImageBytes(req, res, limits, &bytes)) return;
+  ex::Expected<R> result = run(bytes);
+  if (auto* e = std::get_if<ex::ExtractError>(&result)) {
+    SendProblem(res, ProblemFor(e->code), e->message);
+    return;
+  }
+  res.status = 200;
+  res.set_content(render(std::get<R>(result)).dump(), "application/json");
+}
+
+}  // namespace
+
+void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits) {
+  ex::ExtractorOptions options;
+  options.limits.max_bytes = limits.max_bytes;
+  options.limits.max_pixels = limits.max_pixels;
+  auto extractor = std::make_shared<ex::Extractor>(options);
+
+  server.Post("/v1/extractions/taxi-fare",
+              [extractor, limits](const httplib::Request& req, httplib::Response& res) {
+                Handle<ex::TaxiFareResult>(
+                    req, res, limits, [&](const std::string& b) { return extractor->TaxiFare(b); },
+                    [](const ex::TaxiFareResult& r) {
+                      json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
+                      PutField(out, "amount", r.amount);
+                      out["ocr_text"] = r.ocr_text;
+                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+                      return out;
+                    });
+              });
+  server.Post("/v1/extractions/receipt",
+              [extractor, limits](const httplib::Request& req, httplib::Response& res) {
+                Handle<ex::ReceiptResult>(
+                    req, res, limits, [&](const std::string& b) { return extractor->Receipt(b); },
+                    [](const ex::ReceiptResult& r) {
+                      json out = {{"kind", "receipt"}, {"currency", "KRW"}};
+                      PutField(out, "amount", r.amount);
+                      PutField(out, "paid_at", r.paid_at);
+                      PutField(out, "merchant", r.merchant);
+                      PutField(out, "issuer", r.issuer);
+                      PutField(out, "approval_number", r.approval_number);
+                      out["checks"] = {{"vat_consistent", r.vat_consistent}};
+                      out["ocr_text"] = r.ocr_text;
+                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+                      return out;
+                    });
+              });
+}
+
+}  // namespace nunchi

@@ -1,0 +1,99 @@
+// `nunchi bench`: parses the flags into bench::BenchArgs and runs them.
+#include "app/cmd_bench.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "bench/bench.h"
+#include "bench/server.h"
+
+namespace nunchi {
+namespace {
+
+struct Flags {
+  std::string load_file;
+  int cycles = 0;
+  double interval = -1;
+  std::string server_args;
+  std::string naive_cache = "server";
+  bench::BenchArgs args;
+};
+
+}  // namespace
+
+void AddBenchCommand(CLI::App& app) {
+  auto f = std::make_shared<Flags>();
+  bench::BenchArgs& a = f->args;
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Play the backend against a nunchi server under a load (loads/*.toml) and measure it");
+  cmd->add_option("--load", f->load_file, "Load file (loads/normal.toml, peak.toml, cold.toml)")
+      ->required();
+  cmd->add_option("--cycles", f->cycles, "Override the load's cycle count");
+  cmd->add_option("--interval", f->interval, "Override the seconds between cycles (e.g. 0.5)");
+  cmd->add_option("--target", a.run.target, "URL of a running nunchi (default: start one)");
+  cmd->add_option("--server-args", f->server_args,
+                  "Extra `nunchi serve` arguments for the server it starts; {concurrency} is "
+                  "replaced in sweeps");
+  cmd->add_option("--nunchi-binary", a.run.binary,
+                  "nunchi executable to start (default: this one)");
+  cmd->add_option("--out", a.out_dir, "Output directory")->capture_default_str();
+  cmd->add_option("--timeout", a.run.timeout_s, "Seconds before the backend gives up")
+      ->capture_default_str();
+  cmd->add_flag(
+      "--no-progress", [&a](int64_t) { a.run.progress = false; }, "No progress bar");
+  // The five execution conditions and the model, recorded with every result.
+  bench::Conditions& c = a.conditions;
+  cmd->add_option("--engine-label", c.engine, "Engine, as recorded")->capture_default_str();
+  cmd->add_option("--engine-version", c.engine_version, "Engine version, e.g. llama.cpp 80fb11ac");
+  cmd->add_option("--quant", c.quantization, "Quantization, e.g. Q8_0")->capture_default_str();
+  cmd->add_option("--concurrency", c.concurrency, "Concurrency, as recorded (naive: as used)");
+  cmd->add_option("--token-cap", c.output_token_cap, "Output token cap, as recorded");
+  cmd->add_option("--prefix-reuse", c.prefix_reuse, "on | off | n/a, as recorded")
+      ->capture_default_str();
+  cmd->add_option("--model", c.model_file, "Model file: hashed and recorded");
+  cmd->add_flag("--random-weights", c.random_weights, "The model has random weights");
+  // The naive client (b) and sweeps.
+  cmd->add_option("--naive-llama-server", a.run.naive_options.url,
+                  "Judge through llama-server at URL, one call per new signal (no nunchi)");
+  cmd->add_option("--naive-model", a.run.naive_options.model, "\"model\" for llama-server")
+      ->capture_default_str();
+  cmd->add_option("--naive-max-tokens", a.run.naive_options.max_tokens, "Token cap per signal")
+      ->capture_default_str();
+  cmd->add_option("--naive-cache-prompt", f->naive_cache, "on | off | server")
+      ->capture_default_str();
+  cmd->add_option("--naive-instructions", a.run.naive_options.instructions_file,
+                  "Instructions file (default: built in)");
+  cmd->add_option("--sweep-concurrency", a.sweep_concurrency, "e.g. 2,5,12,24")->delimiter(',');
+  cmd->add_option("--sweep-bundle-cap", a.sweep_bundle_cap, "e.g. 8,20,60")->delimiter(',');
+  cmd->callback([f] {
+    bench::BenchArgs args = f->args;
+    std::string error;
+    if (!bench::LoadSpecFromFile(f->load_file, &args.run.load, &error))
+      throw CLI::ValidationError("--load", error);
+    if (f->cycles > 0) args.run.load.cycles = f->cycles;
+    if (f->interval >= 0) args.run.load.interval_s = f->interval;
+    args.run.server_args = bench::SplitArgs(f->server_args);
+    if (args.run.binary.empty())
+      args.run.binary = std::filesystem::read_symlink("/proc/self/exe").string();
+    args.run.naive = !args.run.naive_options.url.empty();
+    args.run.naive_options.cache_prompt = f->naive_cache == "on"    ? 1
+                                          : f->naive_cache == "off" ? 0
+                                                                    : -1;
+    if (args.run.naive_options.concurrency <= 0 || args.conditions.concurrency > 0)
+      args.run.naive_options.concurrency = std::max(1, args.conditions.concurrency);
+    // Ids unique per run, so runs against one server never collide.
+    args.run.id_prefix =
+        "b" +
+        std::to_string(std::chrono::system_clock::now().time_since_epoch().count() %
+                       1'000'000'007) +
+        "-";
+    int rc = bench::RunBenchCommand(args);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace nunchi

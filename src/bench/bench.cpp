@@ -1,0 +1,207 @@
+#include "bench/bench.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/html_report.h"
+
+namespace nunchi::bench {
+namespace {
+
+std::string Host() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, model;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  utsname u{};
+  uname(&u);
+  return model + ", " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " CPUs, " + u.sysname +
+         " " + u.release;
+}
+
+bool WriteFile(const std::string& path, const std::string& text, std::string* error) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) *error = "cannot write " + path;
+  return static_cast<bool>(f);
+}
+
+std::string Hex(uint64_t v) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+struct Point {
+  std::string label;
+  int concurrency = 0;
+  int bundle_cap = 0;
+};
+
+std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
+  bool placed = false;
+  for (auto& a : args)
+    if (auto pos = a.find("{concurrency}"); pos != std::string::npos) {
+      a.replace(pos, 13, std::to_string(c));
+      placed = true;
+    }
+  if (!placed) {
+    args.push_back("--judge-threads");
+    args.push_back(std::to_string(c));
+  }
+  return args;
+}
+
+}  // namespace
+
+bool IdentifyModel(Conditions* c, std::string* error) {
+  if (c->model_file.empty()) return true;
+  std::ifstream f(c->model_file, std::ios::binary);
+  if (!f) {
+    *error = "cannot read model file " + c->model_file;
+    return false;
+  }
+  uint64_t h = 1469598103934665603ULL;
+  std::vector<char> buf(1 << 20);
+  std::string head;
+  long long total = 0;
+  while (f) {
+    f.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    std::streamsize n = f.gcount();
+    if (n <= 0) break;
+    if (head.size() < (8u << 20)) head.append(buf.data(), static_cast<size_t>(n));
+    for (std::streamsize i = 0; i < n; ++i) {
+      h ^= static_cast<unsigned char>(buf[static_cast<size_t>(i)]);
+      h *= 1099511628211ULL;
+    }
+    total += n;
+  }
+  c->model_bytes = total;
+  c->model_hash = Hex(h);
+  if (head.find("nunchi-random-") != std::string::npos) c->random_weights = true;
+  // GGUF key-value: key, then u32 type (8: string), u64 length, bytes.
+  const std::string key = "general.name";
+  if (auto pos = head.find(key); pos != std::string::npos && pos + key.size() + 12 < head.size()) {
+    uint32_t type = 0;
+    uint64_t len = 0;
+    std::memcpy(&type, head.data() + pos + key.size(), 4);
+    std::memcpy(&len, head.data() + pos + key.size() + 4, 8);
+    if (type == 8 && len < 256 && pos + key.size() + 12 + len <= head.size())
+      c->model_name = head.substr(pos + key.size() + 12, len);
+  }
+  return true;
+}
+
+bool WriteResults(const std::string& dir, const LoadSpec& load, const Conditions& c,
+                  const Summary& s, const std::vector<CycleResult>& cycles, std::string* error) {
+  std::filesystem::create_directories(dir);
+  return WriteFile(dir + "/results.json", ToJson(load, c, s, cycles).dump(2) + "\n", error) &&
+         WriteFile(dir + "/cycles.csv", ToCsv(cycles), error) &&
+         WriteFile(dir + "/report.html", HtmlReport(load, c, s, cycles), error);
+}
+
+int RunBenchCommand(BenchArgs args) {
+  std::string error;
+  if (!IdentifyModel(&args.conditions, &error)) {
+    std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
+    return 2;
+  }
+  args.conditions.host = Host();
+  std::vector<Point> points;
+  std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
+  const bool sweep = !cs.empty() || !caps.empty();
+  if (cs.empty()) cs.push_back(0);
+  if (caps.empty()) caps.push_back(0);
+  for (int c : cs)
+    for (int cap : caps) {
+      std::string label;
+      if (c > 0) label += "c" + std::to_string(c);
+      if (cap > 0) label += std::string(label.empty() ? "" : "-") + "cap" + std::to_string(cap);
+      points.push_back({label, c, cap});
+    }
+  std::ostringstream sweep_csv;
+  sweep_csv << "label,load,concurrency,bundle_cap,cycles,p50_s,p95_s,p99_s,max_s,deadline_misses,"
+               "spots_ok,spots_failed,backlog_grows,tokens_prefilled,tokens_generated,"
+               "prefix_tokens_reused\n";
+  int rc = 0;
+  int run_no = 0;
+  for (const Point& p : points) {
+    RunOptions run = args.run;
+    Conditions cond = args.conditions;
+    if (p.concurrency > 0) {
+      cond.concurrency = p.concurrency;
+      run.naive_options.concurrency = p.concurrency;
+      if (!run.naive && run.target.empty())
+        run.server_args = WithConcurrency(run.server_args, p.concurrency);
+      else if (!run.naive)
+        std::fprintf(stderr, "nunchi bench: --target: concurrency %d is recorded, not set\n",
+                     p.concurrency);
+    }
+    if (p.bundle_cap > 0) {
+      run.load.bundle_cap = p.bundle_cap;
+      run.load.initial_comments = std::min(run.load.initial_comments, p.bundle_cap);
+    }
+    if (run.naive) {
+      cond.engine = args.conditions.engine + " via naive client";
+      if (cond.output_token_cap == 0) cond.output_token_cap = run.naive_options.max_tokens;
+      if (cond.concurrency == 0) cond.concurrency = run.naive_options.concurrency;
+    }
+    const std::string dir = sweep ? args.out_dir + "/" + p.label : args.out_dir;
+    std::filesystem::create_directories(dir);
+    run.work_dir = dir;
+    run.id_prefix = args.run.id_prefix + "r" + std::to_string(run_no++) + "-";
+    if (sweep)
+      std::fprintf(stderr, "nunchi bench: %s (%s)\n", run.load.name.c_str(), p.label.c_str());
+    std::vector<CycleResult> cycles;
+    if (!RunBench(run, &cond, &cycles, &error)) {
+      std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
+      rc = 1;
+      if (cycles.empty()) continue;
+    }
+    Summary s = Summarize(cycles, run.load.interval_s);
+    if (!WriteResults(dir, run.load, cond, s, cycles, &error)) {
+      std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
+      return 1;
+    }
+    auto opt = [](double v) {
+      return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
+    };
+    std::printf(
+        "load %s%s: %d cycles, latency P50 %.3f s, P95 %.3f s, P99 %.3f s, max %.3f s; "
+        "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d, "
+        "cycles to recover %s; tokens prefilled %s generated %s forced %s reused %s; "
+        "degenerations %s -> %s\n",
+        run.load.name.c_str(), p.label.empty() ? "" : (" [" + p.label + "]").c_str(), s.cycles,
+        s.p50, s.p95, s.p99, s.max, s.deadline_misses, s.spots_ok, s.spots_failed, s.errors,
+        s.backlog_grows ? "GROWS" : "steady", s.cold_starts,
+        s.recover_mean < 0
+            ? "n/a"
+            : (std::to_string(s.recover_mean) + " mean, " + std::to_string(s.recover_max) + " max")
+                  .c_str(),
+        opt(s.tokens_prefilled).c_str(), opt(s.tokens_generated).c_str(),
+        opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
+        dir.c_str());
+    std::fflush(stdout);
+    sweep_csv << p.label << ',' << run.load.name << ',' << cond.concurrency << ','
+              << run.load.bundle_cap << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ','
+              << s.p99 << ',' << s.max << ',' << s.deadline_misses << ',' << s.spots_ok << ','
+              << s.spots_failed << ',' << s.backlog_grows << ',' << opt(s.tokens_prefilled) << ','
+              << opt(s.tokens_generated) << ',' << opt(s.tokens_reused) << '\n';
+  }
+  if (sweep) {
+    std::ofstream f(args.out_dir + "/sweep.csv");
+    f << sweep_csv.str();
+  }
+  return rc;
+}
+
+}  // namespace nunchi::bench

@@ -1,0 +1,36 @@
+// The `nunchi bench` driver: runs a load once or as a sweep (concurrency,
+// bundle cap), records the execution conditions and the model's identity,
+// and writes results.json, cycles.csv and report.html per run (and sweep.csv
+// for sweeps) into the output directory.
+//
+// Thread-safety: one call at a time; blocks until every run is over.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/results.h"
+#include "bench/runner.h"
+
+namespace nunchi::bench {
+
+struct BenchArgs {
+  RunOptions run;         // load, target, server, naive client
+  Conditions conditions;  // from flags; the model identity is filled in here
+  std::string out_dir = "bench-out";
+  std::vector<int> sweep_concurrency;  // empty: no sweep
+  std::vector<int> sweep_bundle_cap;   // empty: no sweep
+};
+
+// Returns the process exit code (0 when every run finished).
+int RunBenchCommand(BenchArgs args);
+
+// Fills the model identity (size, FNV-1a 64 hash, general.name, random
+// weights when the GGUF says "nunchi-random-") from c->model_file.
+bool IdentifyModel(Conditions* c, std::string* error);
+
+// Writes the three result files of one run into `dir`.
+bool WriteResults(const std::string& dir, const LoadSpec& load, const Conditions& c,
+                  const Summary& s, const std::vector<CycleResult>& cycles, std::string* error);
+
+}  // namespace nunchi::bench

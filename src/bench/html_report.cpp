@@ -1,0 +1,250 @@
+#include "bench/html_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace nunchi::bench {
+namespace {
+
+constexpr int kW = 1000, kH = 300, kL = 70, kR = 20, kT = 20, kB = 40;
+
+std::string F(double v, int digits = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// A plot frame with axes, ticks and labels; maps data to pixels.
+class Plot {
+ public:
+  Plot(std::string title, double xmax, double ymax, std::string xlabel, std::string ylabel)
+      : xmax_(xmax > 0 ? xmax : 1), ymax_(ymax > 0 ? ymax * 1.05 : 1) {
+    os_ << "<h2>" << HtmlEscape(title) << "</h2>\n<svg xmlns='http://www.w3.org/2000/svg' width='"
+        << kW << "' height='" << kH << "' viewBox='0 0 " << kW << ' ' << kH
+        << "' font-family='sans-serif' font-size='12'>\n"
+        << "<rect x='0' y='0' width='" << kW << "' height='" << kH << "' fill='#fff'/>\n";
+    for (int i = 0; i <= 5; ++i) {
+      double yv = ymax_ * i / 5, xv = xmax_ * i / 5;
+      os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(yv) << "' y2='" << Y(yv)
+          << "' stroke='#ddd'/><text x='" << kL - 6 << "' y='" << Y(yv) + 4
+          << "' text-anchor='end'>" << F(yv, yv < 10 ? 2 : 0) << "</text>\n"
+          << "<text x='" << X(xv) << "' y='" << kH - kB + 16 << "' text-anchor='middle'>"
+          << F(xv, xmax_ < 10 ? 2 : 0) << "</text>\n";
+    }
+    os_ << "<line x1='" << kL << "' x2='" << kL << "' y1='" << kT << "' y2='" << kH - kB
+        << "' stroke='#333'/><line x1='" << kL << "' x2='" << kW - kR << "' y1='" << kH - kB
+        << "' y2='" << kH - kB << "' stroke='#333'/>\n"
+        << "<text x='" << (kL + kW - kR) / 2 << "' y='" << kH - 6 << "' text-anchor='middle'>"
+        << HtmlEscape(xlabel) << "</text><text x='14' y='" << (kT + kH - kB) / 2
+        << "' transform='rotate(-90 14 " << (kT + kH - kB) / 2 << ")' text-anchor='middle'>"
+        << HtmlEscape(ylabel) << "</text>\n";
+  }
+  double X(double v) const { return kL + (kW - kL - kR) * std::clamp(v / xmax_, 0.0, 1.0); }
+  double Y(double v) const { return kH - kB - (kH - kT - kB) * std::clamp(v / ymax_, 0.0, 1.0); }
+  void Line(const std::vector<std::pair<double, double>>& pts, const std::string& color,
+            const std::string& name, int legend_row, bool step = false) {
+    if (pts.empty()) return;
+    os_ << "<polyline fill='none' stroke='" << color << "' stroke-width='1.6' points='";
+    double prev_y = pts.front().second;
+    for (const auto& [x, y] : pts) {
+      if (step) os_ << F(X(x), 1) << ',' << F(Y(prev_y), 1) << ' ';
+      os_ << F(X(x), 1) << ',' << F(Y(y), 1) << ' ';
+      prev_y = y;
+    }
+    os_ << "'/>\n";
+    Legend(color, name, legend_row);
+  }
+  void Bars(const std::vector<double>& ys, const std::string& color, const std::string& name) {
+    double w = std::max(1.0, (kW - kL - kR) / std::max<double>(1, ys.size()) - 1);
+    for (size_t i = 0; i < ys.size(); ++i)
+      os_ << "<rect x='" << F(X(static_cast<double>(i)), 1) << "' y='" << F(Y(ys[i]), 1)
+          << "' width='" << F(w, 1) << "' height='" << F(kH - kB - Y(ys[i]), 1) << "' fill='"
+          << color << "'/>\n";
+    Legend(color, name, 0);
+  }
+  void HLine(double y, const std::string& color, const std::string& name, int row) {
+    if (y > ymax_) return;
+    os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(y) << "' y2='" << Y(y)
+        << "' stroke='" << color << "' stroke-dasharray='6 4'/>\n";
+    Legend(color, name, row);
+  }
+  void Legend(const std::string& color, const std::string& name, int row) {
+    os_ << "<rect x='" << kW - 260 << "' y='" << kT + 4 + row * 16
+        << "' width='12' height='10' fill='" << color << "'/><text x='" << kW - 242 << "' y='"
+        << kT + 13 + row * 16 << "'>" << HtmlEscape(name) << "</text>\n";
+  }
+  std::string Done() { return os_.str() + "</svg>\n"; }
+
+ private:
+  double xmax_, ymax_;
+  std::ostringstream os_;
+};
+
+std::string Cdf(const std::vector<CycleResult>& cycles) {
+  std::vector<double> lat;
+  for (const auto& c : cycles) lat.push_back(c.latency_s);
+  std::sort(lat.begin(), lat.end());
+  Plot p("Latency CDF (seconds per cycle)", lat.empty() ? 1 : lat.back(), 1, "latency (s)",
+         "fraction of cycles");
+  std::vector<std::pair<double, double>> pts;
+  for (size_t i = 0; i < lat.size(); ++i)
+    pts.push_back({lat[i], static_cast<double>(i + 1) / static_cast<double>(lat.size())});
+  p.Line(pts, "#1f77b4", "cycles at or under this latency", 0, true);
+  return p.Done();
+}
+
+std::string Timeline(const std::vector<CycleResult>& cycles) {
+  double ymax = 0;
+  std::vector<double> lat;
+  std::vector<std::pair<double, double>> lag, failed;
+  for (size_t i = 0; i < cycles.size(); ++i) {
+    lat.push_back(cycles[i].latency_s);
+    lag.push_back({static_cast<double>(i), cycles[i].start_lag_s});
+    failed.push_back({static_cast<double>(i), static_cast<double>(cycles[i].spots_failed)});
+    ymax = std::max({ymax, cycles[i].latency_s, cycles[i].start_lag_s});
+  }
+  Plot p("Per-cycle timeline", static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax,
+         "cycle (request)", "seconds");
+  p.Bars(lat, "#1f77b4", "latency (s)");
+  p.Line(lag, "#ff7f0e", "start lag behind schedule (s)", 1);
+  p.HLine(50, "#d62728", "50 s deadline", 2);
+  std::string svg = p.Done();
+  int cold = 0, fail = 0;
+  for (const auto& c : cycles) cold += c.cold, fail += c.spots_failed;
+  return svg + "<p>" + std::to_string(cold) + " cold cycles, " + std::to_string(fail) +
+         " FAILED spots in all.</p>\n";
+}
+
+std::string Tokens(const std::vector<CycleResult>& cycles) {
+  struct Kind {
+    const char* name;
+    double TokenFigures::*field;
+    const char* color;
+  } kinds[] = {{"prefilled", &TokenFigures::prefilled, "#1f77b4"},
+               {"generated", &TokenFigures::generated, "#2ca02c"},
+               {"forced", &TokenFigures::forced, "#9467bd"},
+               {"prefix reused", &TokenFigures::reused, "#ff7f0e"},
+               {"degeneration events", &TokenFigures::degenerations, "#d62728"}};
+  double ymax = 0;
+  bool any = false;
+  for (const auto& c : cycles)
+    for (const auto& k : kinds)
+      if (c.tokens.*k.field >= 0) any = true, ymax = std::max(ymax, c.tokens.*k.field);
+  if (!any) {
+    // No engine token metrics: show the work per cycle instead.
+    for (const auto& c : cycles)
+      ymax = std::max({ymax, double(c.new_signals), double(c.bundle_signals)});
+    Plot p("Signals per cycle (this engine exports no token metrics)",
+           static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax, "cycle (request)",
+           "signals");
+    std::vector<std::pair<double, double>> fresh, sent;
+    for (size_t i = 0; i < cycles.size(); ++i) {
+      fresh.push_back({double(i), double(cycles[i].new_signals)});
+      sent.push_back({double(i), double(cycles[i].bundle_signals)});
+    }
+    p.Line(fresh, "#1f77b4", "new signals", 0);
+    p.Line(sent, "#2ca02c", "texts in bundles sent", 1);
+    return p.Done();
+  }
+  Plot p("Tokens per cycle", static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax,
+         "cycle (request)", "tokens");
+  int row = 0;
+  for (const auto& k : kinds) {
+    std::vector<std::pair<double, double>> pts;
+    for (size_t i = 0; i < cycles.size(); ++i)
+      if (cycles[i].tokens.*k.field >= 0) pts.push_back({double(i), cycles[i].tokens.*k.field});
+    if (!pts.empty()) p.Line(pts, k.color, k.name, row++);
+  }
+  return p.Done();
+}
+
+void Row(std::ostringstream& os, const std::string& k, const std::string& v) {
+  os << "<tr><th>" << HtmlEscape(k) << "</th><td>" << HtmlEscape(v) << "</td></tr>\n";
+}
+
+std::string Opt(double v, int digits = 0) { return v < 0 ? "n/a (not exported)" : F(v, digits); }
+
+}  // namespace
+
+std::string HtmlEscape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary& s,
+                       const std::vector<CycleResult>& cycles) {
+  std::ostringstream os;
+  os << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>nunchi bench: "
+     << HtmlEscape(load.name) << "</title>\n<style>body{font-family:sans-serif;margin:24px;"
+     << "color:#222}table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
+     << "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
+     << "<body>\n<h1>nunchi bench — load <code>" << HtmlEscape(load.name) << "</code></h1>\n<p>"
+     << HtmlEscape(load.description) << "</p>\n";
+  if (c.random_weights)
+    os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "
+          "length and decode times are not those of a trained model.</p>\n";
+  os << "<table>\n";
+  Row(os, "engine", c.engine);
+  Row(os, "engine version", c.engine_version.empty() ? "n/a" : c.engine_version);
+  Row(os, "quantization", c.quantization);
+  Row(os, "concurrency", c.concurrency > 0 ? std::to_string(c.concurrency) : "server default");
+  Row(os, "output token cap", c.output_token_cap > 0 ? std::to_string(c.output_token_cap) : "n/a");
+  Row(os, "prefix reuse", c.prefix_reuse);
+  Row(os, "model",
+      c.model_file.empty()
+          ? "none"
+          : c.model_file + " (" + std::to_string(c.model_bytes) + " bytes, fnv1a64 " +
+                c.model_hash + ", " + (c.random_weights ? "random weights" : "weights") +
+                (c.model_name.empty() ? "" : ", " + c.model_name) + ")");
+  Row(os, "client", c.client);
+  Row(os, "target", c.target);
+  Row(os, "host", c.host);
+  Row(os, "server", c.server_banner);
+  os << "</table>\n<table>\n";
+  Row(os, "cycles (requests)", std::to_string(s.cycles) + " (" + std::to_string(s.requests) + ")");
+  Row(os, "interval", F(load.interval_s, 2) + " s wall, " + F(load.sim_step_s, 0) + " s simulated");
+  Row(os, "latency P50 / P95 / P99 / max",
+      F(s.p50) + " / " + F(s.p95) + " / " + F(s.p99) + " / " + F(s.max) + " s");
+  Row(os, "deadline misses (> 50 s)", std::to_string(s.deadline_misses));
+  Row(os, "spots OK / FAILED", std::to_string(s.spots_ok) + " / " + std::to_string(s.spots_failed));
+  Row(os, "errors / state resets", std::to_string(s.errors) + " / " + std::to_string(s.resets));
+  Row(os, "signals sent as new", std::to_string(s.signals));
+  Row(os, "backlog grows",
+      std::string(s.backlog_grows ? "YES" : "no") + " (queue slope " + F(s.queue_slope, 4) +
+          "/cycle, lag slope " + F(s.lag_slope, 4) + " s/cycle)");
+  Row(os, "cold starts / cycles to recover (mean, max)",
+      std::to_string(s.cold_starts) + " / " +
+          (s.recover_mean < 0 ? "n/a"
+                              : F(s.recover_mean, 2) + ", " + std::to_string(s.recover_max)));
+  Row(os, "tokens prefilled / generated / forced / prefix reused",
+      Opt(s.tokens_prefilled) + " / " + Opt(s.tokens_generated) + " / " + Opt(s.tokens_forced) +
+          " / " + Opt(s.tokens_reused));
+  Row(os, "degeneration events", Opt(s.degenerations));
+  os << "</table>\n" << Cdf(cycles) << Timeline(cycles) << Tokens(cycles) << "</body></html>\n";
+  return os.str();
+}
+
+}  // namespace nunchi::bench

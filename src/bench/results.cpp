@@ -1,0 +1,221 @@
+#include "bench/results.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace nunchi::bench {
+namespace {
+
+constexpr double kDeadlineS = 50;
+
+double Slope(const std::vector<double>& y) {
+  const size_t n = y.size();
+  if (n < 2) return 0;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double x = static_cast<double>(i);
+    sx += x, sy += y[i], sxx += x * x, sxy += x * y[i];
+  }
+  double d = static_cast<double>(n) * sxx - sx * sx;
+  return d == 0 ? 0 : (static_cast<double>(n) * sxy - sx * sy) / d;
+}
+
+double Mean(const std::vector<double>& v, size_t from, size_t to) {
+  if (to <= from) return 0;
+  double s = 0;
+  for (size_t i = from; i < to; ++i) s += v[i];
+  return s / static_cast<double>(to - from);
+}
+
+void AddFigure(double* sum, double v) {
+  if (v >= 0) *sum = (*sum < 0 ? 0 : *sum) + v;
+}
+
+nlohmann::json Num(double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
+
+}  // namespace
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  // Nearest rank.
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
+  Summary s;
+  std::vector<double> lat, queue, lag;
+  for (const auto& c : cycles) {
+    s.cycles += c.ticks;
+    ++s.requests;
+    lat.push_back(c.latency_s);
+    queue.push_back(std::max(0.0, c.queue_before));
+    lag.push_back(c.start_lag_s);
+    s.deadline_misses += c.latency_s > kDeadlineS;
+    s.spots_ok += c.spots_ok;
+    s.spots_failed += c.spots_failed;
+    s.errors += !c.error.empty();
+    s.resets += c.reset;
+    s.signals += c.new_signals;
+    s.cold_starts += c.cold;
+    AddFigure(&s.tokens_prefilled, c.tokens.prefilled);
+    AddFigure(&s.tokens_generated, c.tokens.generated);
+    AddFigure(&s.tokens_forced, c.tokens.forced);
+    AddFigure(&s.tokens_reused, c.tokens.reused);
+    AddFigure(&s.degenerations, c.tokens.degenerations);
+  }
+  if (lat.empty()) return s;
+  s.p50 = Percentile(lat, 50);
+  s.p95 = Percentile(lat, 95);
+  s.p99 = Percentile(lat, 99);
+  s.max = *std::max_element(lat.begin(), lat.end());
+  s.mean = Mean(lat, 0, lat.size());
+  s.queue_slope = Slope(queue);
+  s.lag_slope = Slope(lag);
+  // Growth: the last quarter waits clearly longer than the first quarter.
+  const size_t q = lat.size() / 4;
+  if (q > 0) {
+    double lag_growth = Mean(lag, lat.size() - q, lat.size()) - Mean(lag, 0, q);
+    double queue_growth = Mean(queue, lat.size() - q, lat.size()) - Mean(queue, 0, q);
+    s.backlog_grows = (lag_growth > std::max(1.0, interval_s) && s.lag_slope > 0) ||
+                      (queue_growth > 1 && s.queue_slope > 0);
+  }
+  // Recovery: cycles from a cold start until a cycle is warm again (no failed
+  // spot, on time, latency within 1.5 x the median of warm cycles).
+  std::vector<double> warm;
+  for (const auto& c : cycles)
+    if (!c.cold && !c.reset) warm.push_back(c.latency_s);
+  const double warm_p50 = Percentile(warm, 50);
+  int total = 0, n = 0;
+  for (size_t i = 0; i < cycles.size(); ++i) {
+    if (!cycles[i].cold) continue;
+    int k = 0;
+    size_t j = i;
+    for (; j < cycles.size(); ++j, ++k) {
+      const auto& c = cycles[j];
+      if (j > i && c.cold) break;
+      if (c.spots_failed == 0 && c.error.empty() && c.start_lag_s < std::max(interval_s, 0.05) &&
+          c.latency_s <= 1.5 * warm_p50 + 0.005)
+        break;
+    }
+    if (j == cycles.size() || (j > i && cycles[j].cold)) continue;  // never recovered in view
+    total += k;
+    ++n;
+    s.recover_max = std::max(s.recover_max, k);
+  }
+  if (n > 0) s.recover_mean = static_cast<double>(total) / n;
+  return s;
+}
+
+nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& s,
+                      const std::vector<CycleResult>& cycles) {
+  nlohmann::json j;
+  j["load"] = {{"name", load.name},
+               {"description", load.description},
+               {"spots", load.spots},
+               {"cycles", load.cycles},
+               {"interval_s", load.interval_s},
+               {"sim_step_s", load.sim_step_s},
+               {"seed", load.seed},
+               {"new_signals_per_cycle", load.new_signals_per_cycle},
+               {"hot_spots", load.hot_spots},
+               {"bundles_per_hot_spot", load.bundles_per_hot_spot},
+               {"initial_comments", load.initial_comments},
+               {"bundle_cap", load.bundle_cap},
+               {"warm_store", load.warm_store},
+               {"restart_every", load.restart_every}};
+  j["conditions"] = {{"engine", c.engine},
+                     {"engine_version", c.engine_version},
+                     {"quantization", c.quantization},
+                     {"concurrency", c.concurrency},
+                     {"output_token_cap", c.output_token_cap},
+                     {"prefix_reuse", c.prefix_reuse},
+                     {"model_file", c.model_file},
+                     {"model_hash_fnv1a64", c.model_hash},
+                     {"model_bytes", c.model_bytes},
+                     {"random_weights", c.random_weights},
+                     {"model_name", c.model_name},
+                     {"client", c.client},
+                     {"target", c.target},
+                     {"host", c.host},
+                     {"server_banner", c.server_banner}};
+  j["summary"] = {
+      {"cycles", s.cycles},
+      {"requests", s.requests},
+      {"latency_s",
+       {{"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}}},
+      {"deadline_misses_over_50s", s.deadline_misses},
+      {"spots_ok", s.spots_ok},
+      {"spots_failed", s.spots_failed},
+      {"errors", s.errors},
+      {"state_resets", s.resets},
+      {"signals_sent_as_new", s.signals},
+      {"queue_depth_slope_per_cycle", s.queue_slope},
+      {"start_lag_slope_s_per_cycle", s.lag_slope},
+      {"backlog_grows", s.backlog_grows},
+      {"cold_starts", s.cold_starts},
+      {"cycles_to_recover_mean", Num(s.recover_mean)},
+      {"cycles_to_recover_max", Num(s.recover_max)},
+      {"tokens_prefilled", Num(s.tokens_prefilled)},
+      {"tokens_generated", Num(s.tokens_generated)},
+      {"tokens_forced", Num(s.tokens_forced)},
+      {"prefix_tokens_reused", Num(s.tokens_reused)},
+      {"degeneration_events", Num(s.degenerations)}};
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& r : cycles) {
+    nlohmann::json d = nlohmann::json::object();
+    for (const auto& [k, v] : r.deltas)
+      if (v != 0) d[k] = v;
+    arr.push_back({{"index", r.index},
+                   {"ticks", r.ticks},
+                   {"start_lag_s", r.start_lag_s},
+                   {"latency_s", r.latency_s},
+                   {"http_status", r.http_status},
+                   {"reset", r.reset},
+                   {"cold", r.cold},
+                   {"spots_ok", r.spots_ok},
+                   {"spots_failed", r.spots_failed},
+                   {"new_signals", r.new_signals},
+                   {"bundle_signals", r.bundle_signals},
+                   {"request_bytes", r.request_bytes},
+                   {"pending_after", r.pending_after},
+                   {"queue_before", Num(r.queue_before)},
+                   {"queue_after", Num(r.queue_after)},
+                   {"judge_calls", Num(r.judge_calls)},
+                   {"tokens_prefilled", Num(r.tokens.prefilled)},
+                   {"tokens_generated", Num(r.tokens.generated)},
+                   {"tokens_forced", Num(r.tokens.forced)},
+                   {"prefix_tokens_reused", Num(r.tokens.reused)},
+                   {"degeneration_events", Num(r.tokens.degenerations)},
+                   {"metric_deltas", d},
+                   {"error", r.error}});
+  }
+  j["cycles"] = arr;
+  return j;
+}
+
+std::string ToCsv(const std::vector<CycleResult>& cycles) {
+  std::ostringstream os;
+  os << "index,ticks,start_lag_s,latency_s,http_status,reset,cold,spots_ok,spots_failed,"
+        "new_signals,bundle_signals,request_bytes,pending_after,queue_before,queue_after,"
+        "judge_calls,tokens_prefilled,tokens_generated,tokens_forced,prefix_tokens_reused,"
+        "degeneration_events,error\n";
+  auto num = [](double v) { return v < 0 ? std::string() : std::to_string(v); };
+  for (const auto& r : cycles) {
+    std::string err = r.error;
+    std::replace(err.begin(), err.end(), ',', ';');
+    std::replace(err.begin(), err.end(), '\n', ' ');
+    os << r.index << ',' << r.ticks << ',' << r.start_lag_s << ',' << r.latency_s << ','
+       << r.http_status << ',' << r.reset << ',' << r.cold << ',' << r.spots_ok << ','
+       << r.spots_failed << ',' << r.new_signals << ',' << r.bundle_signals << ','
+       << r.request_bytes << ',' << r.pending_after << ',' << num(r.queue_before) << ','
+       << num(r.queue_after) << ',' << num(r.judge_calls) << ',' << num(r.tokens.prefilled) << ','
+       << num(r.tokens.generated) << ',' << num(r.tokens.forced) << ',' << num(r.tokens.reused)
+       << ',' << num(r.tokens.degenerations) << ',' << err << '\n';
+  }
+  return os.str();
+}
+
+}  // namespace nunchi::bench

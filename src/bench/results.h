@@ -1,0 +1,78 @@
+// Results of one benchmark run: the execution conditions, one record per
+// cycle, and the summary over all cycles (percentiles, deadline misses,
+// backlog growth, recovery from cold starts); written as JSON and CSV.
+// Plain values and pure functions; thread-safe.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/load.h"
+#include "bench/prom.h"
+
+namespace nunchi::bench {
+
+// The five execution conditions and the model's identity (DESIGN.md section 6).
+struct Conditions {
+  std::string engine = "default judge (rules + classifier)";
+  std::string engine_version;  // e.g. "llama.cpp 80fb11ac"
+  std::string quantization = "n/a";
+  int concurrency = 0;               // bundles or requests judged at once (0: server default)
+  int output_token_cap = 0;          // 0: n/a
+  std::string prefix_reuse = "n/a";  // on | off | n/a
+  std::string model_file;            // path as given
+  std::string model_hash;            // FNV-1a 64 of the file, hex
+  long long model_bytes = 0;
+  bool random_weights = false;    // a generated model with random weights
+  std::string model_name;         // general.name when found in the file
+  std::string client = "nunchi";  // nunchi | naive-llama-server
+  std::string target;             // URL measured
+  std::string host;               // machine description
+  std::string server_banner;      // what the managed server said when it started
+};
+
+struct CycleResult {
+  int index = 0;           // first tick of this request (0-based)
+  int ticks = 1;           // ticks merged into this request (more than 1: backlog)
+  double start_lag_s = 0;  // send time minus the tick's nominal time
+  double latency_s = 0;    // request to answer (a 409 and its resend together)
+  int http_status = 0;
+  bool reset = false;  // answered 409 STATE_RESET, resent everything
+  bool cold = false;   // first cycle after an empty store
+  int spots_ok = 0, spots_failed = 0;
+  int new_signals = 0;     // signals listed as new in the request
+  int bundle_signals = 0;  // texts in the request's bundles
+  long long request_bytes = 0;
+  int pending_after = 0;                       // signals the backend still has to send as new
+  double queue_before = -1, queue_after = -1;  // nunchi_judge_queue_depth
+  double judge_calls = -1;                     // delta of nunchi_judge_calls_total
+  TokenFigures tokens;
+  Series deltas;  // every counter delta
+  std::string error;
+};
+
+struct Summary {
+  int cycles = 0, requests = 0;
+  double p50 = 0, p95 = 0, p99 = 0, max = 0, mean = 0;  // latency, seconds
+  int deadline_misses = 0;                              // latency > 50 s
+  int spots_ok = 0, spots_failed = 0, errors = 0, resets = 0;
+  long long signals = 0;
+  double queue_slope = 0;  // queue depth at send, per cycle (least squares)
+  double lag_slope = 0;    // start lag, seconds per cycle
+  bool backlog_grows = false;
+  int cold_starts = 0;
+  double recover_mean = -1;  // cycles until latency and failures are back to warm
+  int recover_max = -1;
+  double tokens_prefilled = -1, tokens_generated = -1, tokens_forced = -1, tokens_reused = -1;
+  double degenerations = -1;
+};
+
+Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s);
+double Percentile(std::vector<double> v, double p);
+
+nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& s,
+                      const std::vector<CycleResult>& cycles);
+std::string ToCsv(const std::vector<CycleResult>& cycles);
+
+}  // namespace nunchi::bench

@@ -1,0 +1,95 @@
+#include "bench/results.h"
+
+#include <gtest/gtest.h>
+
+#include "bench/html_report.h"
+
+namespace nunchi::bench {
+namespace {
+
+std::vector<CycleResult> Steady(int n, double latency) {
+  std::vector<CycleResult> v;
+  for (int i = 0; i < n; ++i) {
+    CycleResult c;
+    c.index = i;
+    c.latency_s = latency + 0.001 * (i % 7);
+    c.spots_ok = 6;
+    c.new_signals = 6;
+    c.queue_before = 0;
+    v.push_back(c);
+  }
+  return v;
+}
+
+TEST(Results, Percentiles) {
+  std::vector<double> v;
+  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  EXPECT_EQ(Percentile(v, 50), 50);
+  EXPECT_EQ(Percentile(v, 95), 95);
+  EXPECT_EQ(Percentile(v, 99), 99);
+  EXPECT_EQ(Percentile({3.0}, 99), 3);
+}
+
+TEST(Results, SteadyRunHasNoBacklog) {
+  auto cycles = Steady(120, 0.2);
+  Summary s = Summarize(cycles, 0.5);
+  EXPECT_EQ(s.cycles, 120);
+  EXPECT_FALSE(s.backlog_grows);
+  EXPECT_EQ(s.deadline_misses, 0);
+  EXPECT_EQ(s.spots_ok, 720);
+  EXPECT_EQ(s.recover_mean, -1);
+}
+
+TEST(Results, GrowingLagAndQueueAreBacklog) {
+  auto cycles = Steady(100, 0.2);
+  for (int i = 0; i < 100; ++i) cycles[i].start_lag_s = 0.1 * i, cycles[i].latency_s = 60;
+  Summary s = Summarize(cycles, 0.5);
+  EXPECT_TRUE(s.backlog_grows);
+  EXPECT_EQ(s.deadline_misses, 100);
+  auto q = Steady(100, 0.2);
+  for (int i = 0; i < 100; ++i) q[i].queue_before = i / 5;
+  EXPECT_TRUE(Summarize(q, 0.5).backlog_grows);
+}
+
+TEST(Results, CyclesToRecoverFromColdStarts) {
+  auto cycles = Steady(40, 0.2);
+  cycles[0].cold = true, cycles[0].latency_s = 3;  // cold, then one slow cycle
+  cycles[1].latency_s = 1;
+  cycles[20].cold = true, cycles[20].latency_s = 2;  // cold, recovers at once
+  Summary s = Summarize(cycles, 0.5);
+  EXPECT_EQ(s.cold_starts, 2);
+  EXPECT_DOUBLE_EQ(s.recover_mean, 1.5);
+  EXPECT_EQ(s.recover_max, 2);
+}
+
+TEST(Results, JsonCsvAndHtmlCarryConditions) {
+  auto cycles = Steady(10, 0.2);
+  cycles[3].tokens.prefilled = 120;
+  cycles[3].tokens.generated = 30;
+  LoadSpec load;
+  Conditions c;
+  c.engine = "llama.cpp <in-process>";
+  c.quantization = "Q8_0";
+  c.random_weights = true;
+  Summary s = Summarize(cycles, 60);
+  auto j = ToJson(load, c, s, cycles);
+  EXPECT_EQ(j["conditions"]["quantization"], "Q8_0");
+  EXPECT_EQ(j["conditions"]["random_weights"], true);
+  EXPECT_EQ(j["cycles"].size(), 10u);
+  EXPECT_EQ(j["summary"]["tokens_prefilled"], 120);
+  std::string csv = ToCsv(cycles);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11);
+  std::string html = HtmlReport(load, c, s, cycles);
+  EXPECT_NE(html.find("&lt;in-process&gt;"), std::string::npos);
+  EXPECT_NE(html.find("random weights"), std::string::npos);
+  size_t svgs = 0;
+  for (size_t p = 0; (p = html.find("<svg", p)) != std::string::npos; ++p) ++svgs;
+  EXPECT_EQ(svgs, 3u);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // No resource from the network: the only URL is the SVG namespace.
+  for (size_t p = 0; (p = html.find("http", p)) != std::string::npos; ++p)
+    EXPECT_EQ(html.compare(p, 26, "http://www.w3.org/2000/svg"), 0) << html.substr(p, 40);
+}
+
+}  // namespace
+}  // namespace nunchi::bench

@@ -1,0 +1,38 @@
+// RunBench: plays the backend against a nunchi server (one it starts, or a
+// given URL) or, for the comparison, against llama-server through the naive
+// client, for the cycles of a load on a fixed schedule. A cycle that is late
+// delays nothing: the ticks it overran are merged into the next request and
+// show up as start lag (backlog). Scrapes /metrics before and after each
+// request. Prints a progress bar on stderr.
+//
+// Thread-safety: one run per call; blocks until the run is over.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/load.h"
+#include "bench/naive.h"
+#include "bench/results.h"
+
+namespace nunchi::bench {
+
+struct RunOptions {
+  LoadSpec load;
+  std::string target;                    // nunchi URL; empty: start one
+  std::string binary;                    // nunchi executable for a managed server
+  std::vector<std::string> server_args;  // extra `serve` arguments
+  std::string work_dir;                  // logs and data directories
+  bool naive = false;                    // use the naive llama-server client
+  NaiveOptions naive_options;
+  double timeout_s = 55;  // the backend gives up after this
+  bool progress = true;
+  std::string id_prefix;  // keeps ids unique per run
+};
+
+// Runs the load; fills *cycles and the target/banner fields of *conditions.
+// Returns false with *error when the run could not start at all.
+bool RunBench(const RunOptions& o, Conditions* conditions, std::vector<CycleResult>* cycles,
+              std::string* error);
+
+}  // namespace nunchi::bench

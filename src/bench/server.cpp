@@ -1,0 +1,131 @@
+#include "bench/server.h"
+
+#include <fcntl.h>
+#include <httplib.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace nunchi::bench {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::vector<std::string> SplitArgs(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false, any = false;
+  for (char ch : line) {
+    if (ch == '"') {
+      quoted = !quoted;
+      any = true;
+    } else if (ch == ' ' && !quoted) {
+      if (any) out.push_back(cur);
+      cur.clear();
+      any = false;
+    } else {
+      cur += ch;
+      any = true;
+    }
+  }
+  if (any) out.push_back(cur);
+  return out;
+}
+
+ManagedServer::ManagedServer(std::string binary, std::vector<std::string> args,
+                             std::string work_dir)
+    : binary_(std::move(binary)), work_dir_(std::move(work_dir)), args_(std::move(args)) {}
+
+ManagedServer::~ManagedServer() { Stop(); }
+
+bool ManagedServer::Start(std::string* error) {
+  Stop();
+  ++starts_;
+  const std::string data = work_dir_ + "/server-data-" + std::to_string(starts_);
+  std::filesystem::remove_all(data);
+  std::filesystem::create_directories(data);
+  const std::string log = work_dir_ + "/server-" + std::to_string(starts_) + ".log";
+  std::vector<std::string> argv_s = {binary_, "serve", "--port", "0", "--data-dir", data};
+  argv_s.insert(argv_s.end(), args_.begin(), args_.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  int rc = posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    pid_ = -1;
+    *error = "cannot start " + binary_;
+    return false;
+  }
+  const std::regex re("listening on http://[^:]+:([0-9]+)[^\n]*");
+  port_ = 0;
+  // Loading a model can take minutes.
+  for (int i = 0; i < 30000 && port_ == 0; ++i) {
+    std::string text = ReadFile(log);
+    std::smatch m;
+    if (std::regex_search(text, m, re)) {
+      port_ = std::stoi(m[1]);
+      banner_ = m[0];
+      break;
+    }
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      *error = "nunchi serve exited at start: " + text;
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (port_ == 0) {
+    *error = "nunchi serve did not start: " + ReadFile(log);
+    Stop();
+    return false;
+  }
+  httplib::Client c("127.0.0.1", port_);
+  c.set_connection_timeout(2, 0);
+  for (int i = 0; i < 500; ++i) {
+    if (auto r = c.Get("/livez"); r && r->status == 200) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  *error = "nunchi serve never answered /livez";
+  return false;
+}
+
+void ManagedServer::Stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 1000; ++i) {
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(pid_, SIGKILL);
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+}  // namespace nunchi::bench

@@ -1,0 +1,305 @@
+// LlamaEngine: creation, the request queue, the engine thread's outer loop and
+// the public API. The per-sequence state machine is in engine_slot.cpp.
+#include "engines/llama/engine.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "engines/llama/engine_internal.h"
+#include "engines/llama/runtime.h"
+
+namespace nunchi::llama {
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(EngineClock::now().time_since_epoch())
+      .count();
+}
+
+// Min-heap on deadline: the earliest deadline is at the front.
+bool LaterDeadline(const std::unique_ptr<LlamaEngine::Job>& a,
+                   const std::unique_ptr<LlamaEngine::Job>& b) {
+  return a->request.deadline > b->request.deadline;
+}
+
+std::future<Result<EngineResult>> ReadyFuture(Status s) {
+  std::promise<Result<EngineResult>> p;
+  p.set_value(Result<EngineResult>(std::move(s)));
+  return p.get_future();
+}
+
+std::string SafeName(std::string s) {
+  for (char& c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
+  }
+  return s;
+}
+
+}  // namespace
+
+LlamaEngine::LlamaEngine(const EngineOptions& options)
+    : options_(options),
+      st_(std::make_unique<State>()),
+      counters_(std::make_unique<AtomicCounters>()) {}
+
+Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& options) {
+  InitLlamaRuntime();
+  if (options.max_active < 1 || options.n_batch < 1 || options.n_ctx < 16) {
+    return Status(ErrorCode::kInvalidArgument, "engine options out of range");
+  }
+  const int n_seq = options.max_active + options.max_cached + 1;
+  if (n_seq > 256) return Status(ErrorCode::kInvalidArgument, "too many sequences (max 256)");
+  auto identity = ModelIdentity(options.model_path);
+  if (!identity.ok()) return identity.status();
+
+  std::unique_ptr<LlamaEngine> e(new LlamaEngine(options));
+  e->identity_ = *identity;
+  State& st = *e->st_;
+  llama_model_params mp = llama_model_default_params();
+  st.model.reset(llama_model_load_from_file(options.model_path.c_str(), mp));
+  if (!st.model) return Status(ErrorCode::kIo, "cannot load model " + options.model_path);
+
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = static_cast<uint32_t>(options.n_ctx);
+  cp.n_batch = static_cast<uint32_t>(options.n_batch);
+  cp.n_ubatch = static_cast<uint32_t>(options.n_batch);
+  cp.n_seq_max = static_cast<uint32_t>(n_seq);
+  cp.n_threads = options.threads;
+  cp.n_threads_batch = options.threads;
+  cp.kv_unified = true;  // sequences share cells: llama_memory_seq_cp costs no copy
+  cp.no_perf = true;
+  st.ctx.reset(llama_init_from_model(st.model.get(), cp));
+  if (!st.ctx) return Status(ErrorCode::kInternal, "cannot create llama context");
+
+  st.vocab = VocabInfo::Build(llama_model_get_vocab(st.model.get()));
+  if (const char* t = llama_model_chat_template(st.model.get(), nullptr)) st.chat_template = t;
+  const llama_model* m = st.model.get();
+  const size_t kv_per_token = static_cast<size_t>(llama_model_n_layer(m)) * 2 *
+                              (llama_model_n_embd(m) / llama_model_n_head(m)) *
+                              llama_model_n_head_kv(m) * 2;  // F16 K and V
+  st.pool = std::make_unique<SeqPool>(n_seq);
+  st.cache = std::make_unique<PrefixCache>(st.ctx.get(), st.pool.get(),
+                                           options.cache_budget_bytes / kv_per_token);
+  st.batch = std::make_unique<Batch>(options.n_batch);
+  if (!options.cache_dir.empty()) {
+    st.cache_dir = (std::filesystem::path(options.cache_dir) / SafeName(e->identity_)).string();
+    const size_t loaded = st.cache->Load(st.cache_dir);
+    e->counters_->cache_loaded = loaded;
+    e->counters_->cache_entries = st.cache->size();
+  }
+  e->last_progress_ns_ = NowNs();
+  e->thread_ = std::thread([raw = e.get()] { raw->Loop(); });
+  return e;
+}
+
+LlamaEngine::~LlamaEngine() { Stop(); }
+
+void LlamaEngine::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(mu_);
+  stopped_ = true;
+}
+
+std::future<Result<EngineResult>> LlamaEngine::Submit(EngineRequest request, LateResultFn on_late) {
+  auto job = std::make_unique<Job>();
+  job->prompt = st_->vocab.Tokenize(request.prompt, /*parse_special=*/true);
+  if (job->prompt.empty()) return ReadyFuture(Status(ErrorCode::kInvalidArgument, "empty prompt"));
+  if (static_cast<int>(job->prompt.size()) + request.max_tokens > options_.n_ctx) {
+    return ReadyFuture(Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
+  }
+  job->request = std::move(request);
+  job->on_late = std::move(on_late);
+  auto future = job->promise.get_future();
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return ReadyFuture(Status(ErrorCode::kUnavailable, "engine stopped"));
+    if (queue_.size() >= options_.queue_capacity) {
+      Bump(counters_->fallbacks);
+      return ReadyFuture(Status(ErrorCode::kUnavailable, "engine queue full"));
+    }
+    Bump(counters_->requests);
+    queue_.push_back(std::move(job));
+    std::push_heap(queue_.begin(), queue_.end(), LaterDeadline);
+  }
+  cv_.notify_all();
+  return future;
+}
+
+Result<EngineResult> LlamaEngine::Run(EngineRequest request, LateResultFn on_late) {
+  const auto deadline = request.deadline;
+  auto future = Submit(std::move(request), std::move(on_late));
+  if (deadline != EngineClock::time_point::max() &&
+      future.wait_until(deadline) == std::future_status::timeout) {
+    return Status(ErrorCode::kDeadlineExceeded, "engine: deadline passed");
+  }
+  return future.get();
+}
+
+Status LlamaEngine::WarmPrefix(const std::string& text) {
+  auto job = std::make_unique<Job>();
+  job->prompt = st_->vocab.Tokenize(text, /*parse_special=*/true);
+  if (job->prompt.empty()) return Status(ErrorCode::kInvalidArgument, "empty prefix");
+  job->pin_prefix = true;
+  job->request.max_tokens = 0;
+  job->request.id = "prefix";
+  auto future = job->promise.get_future();
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return Status(ErrorCode::kUnavailable, "engine stopped");
+    queue_.push_back(std::move(job));
+    std::push_heap(queue_.begin(), queue_.end(), LaterDeadline);
+  }
+  cv_.notify_all();
+  return future.get().status();
+}
+
+Result<std::string> LlamaEngine::ApplyChatTemplate(
+    const std::vector<std::pair<std::string, std::string>>& msgs, bool add_assistant) const {
+  std::vector<llama_chat_message> chat;
+  size_t total = 0;
+  for (const auto& [role, content] : msgs) {
+    chat.push_back({role.c_str(), content.c_str()});
+    total += role.size() + content.size();
+  }
+  const char* tmpl = st_->chat_template.empty() ? "chatml" : st_->chat_template.c_str();
+  std::string buf(total * 2 + 256, '\0');
+  int n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
+                                    static_cast<int32_t>(buf.size()));
+  if (n > static_cast<int>(buf.size())) {
+    buf.resize(static_cast<size_t>(n));
+    n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
+                                  static_cast<int32_t>(buf.size()));
+  }
+  if (n < 0) return Status(ErrorCode::kInternal, "chat template not supported");
+  buf.resize(static_cast<size_t>(n));
+  return buf;
+}
+
+int LlamaEngine::CountTokens(const std::string& text) const {
+  return static_cast<int>(st_->vocab.Tokenize(text, true).size());
+}
+
+std::vector<int32_t> LlamaEngine::Tokenize(const std::string& text) const {
+  return st_->vocab.Tokenize(text, true);
+}
+
+EngineCounters LlamaEngine::Counters() const {
+  const auto& c = *counters_;
+  auto g = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+  return {g(c.requests),      g(c.prefill_computed),  g(c.prefill_reused), g(c.generated),
+          g(c.forced),        g(c.loops_stopped),     g(c.retries),        g(c.degenerations),
+          g(c.fallbacks),     g(c.deadline_exceeded), g(c.decode_calls),   g(c.grammar_full_passes),
+          g(c.cache_entries), g(c.cache_loaded)};
+}
+
+bool LlamaEngine::Ready() const {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return false;
+  }
+  if (!busy_.load()) return true;
+  const int64_t idle_ns = NowNs() - last_progress_ns_.load();
+  return idle_ns <
+         std::chrono::duration_cast<std::chrono::nanoseconds>(options_.stall_timeout).count();
+}
+
+void LlamaEngine::Complete(Job& job, Result<EngineResult> result) {
+  if (job.done) return;
+  job.done = true;
+  if (job.pin_prefix) {
+    job.promise.set_value(std::move(result));
+    return;
+  }
+  const bool late = EngineClock::now() > job.request.deadline;
+  if (!result.ok()) Bump(counters_->fallbacks);
+  if (late && result.ok()) Bump(counters_->deadline_exceeded);
+  if (late && job.on_late) job.on_late(result);
+  job.promise.set_value(std::move(result));
+}
+
+bool LlamaEngine::AdmitJobs() {
+  std::vector<std::unique_ptr<Job>> admitted;
+  {
+    std::lock_guard lock(mu_);
+    while (!queue_.empty() &&
+           static_cast<int>(st_->slots.size() + admitted.size()) < options_.max_active) {
+      std::pop_heap(queue_.begin(), queue_.end(), LaterDeadline);
+      admitted.push_back(std::move(queue_.back()));
+      queue_.pop_back();
+    }
+  }
+  for (auto& job : admitted) StartSlot(std::move(job));
+  return !admitted.empty();
+}
+
+void LlamaEngine::Loop() {
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      if (stopping_) break;
+      if (queue_.empty() && st_->slots.empty()) {
+        busy_ = false;
+        cv_.wait_for(lock, std::chrono::milliseconds(200),
+                     [&] { return stopping_ || !queue_.empty(); });
+        last_progress_ns_ = NowNs();
+        continue;
+      }
+      busy_ = true;
+    }
+    DropExpired();
+    AdmitJobs();
+    if (!st_->slots.empty()) Step();
+  }
+  // Shutdown: answer everything, then persist the cache.
+  for (auto& slot : st_->slots) {
+    Finish(*slot, Status(ErrorCode::kUnavailable, "engine stopped"));
+  }
+  st_->slots.clear();
+  std::vector<std::unique_ptr<Job>> rest;
+  {
+    std::lock_guard lock(mu_);
+    rest.swap(queue_);
+  }
+  for (auto& job : rest) Complete(*job, Status(ErrorCode::kUnavailable, "engine stopped"));
+  if (!st_->cache_dir.empty()) st_->cache->Save(st_->cache_dir);
+}
+
+void LlamaEngine::DropExpired() {
+  const auto now = EngineClock::now();
+  const auto grace = options_.late_grace;
+  auto expired = [&](const Job& j) {
+    if (j.request.deadline == EngineClock::time_point::max() || now <= j.request.deadline) {
+      return false;
+    }
+    return !j.on_late || now - j.request.deadline > grace;
+  };
+  for (auto& slot : st_->slots) {
+    if (expired(*slot->job)) {
+      Bump(counters_->deadline_exceeded);
+      Finish(*slot, Status(ErrorCode::kDeadlineExceeded, "engine: deadline passed"));
+    }
+  }
+  std::erase_if(st_->slots, [](const auto& s) { return s->job == nullptr; });
+  std::vector<std::unique_ptr<Job>> dropped;
+  {
+    std::lock_guard lock(mu_);
+    auto it =
+        std::partition(queue_.begin(), queue_.end(), [&](const auto& j) { return !expired(*j); });
+    for (auto d = it; d != queue_.end(); ++d) dropped.push_back(std::move(*d));
+    queue_.erase(it, queue_.end());
+    std::make_heap(queue_.begin(), queue_.end(), LaterDeadline);
+  }
+  for (auto& job : dropped) {
+    Bump(counters_->deadline_exceeded);
+    Complete(*job, Status(ErrorCode::kDeadlineExceeded, "engine: deadline passed in queue"));
+  }
+}
+
+}  // namespace nunchi::llama

@@ -1,0 +1,244 @@
+// Model tests of LlamaEngine on the tiny random-weight model (label: model).
+#include "engines/llama/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <thread>
+
+#include "engines/llama/test_model.h"
+#include "llm/schema.h"
+
+namespace nunchi::llama {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::TinyEngineOptions;
+
+const char* kSystem =
+    "You judge Korean posts about crowding. Answer one JSON object, ids in order, no spaces.";
+
+std::string Line(int i) {
+  static const char* texts[] = {"사람 많아요",  "줄이 길어요", "한산해요",    "입장 마감이래요",
+                                "비 와서 조용", "대기 30분",   "주차장 널널", "팝업 오픈런"};
+  return "#" + std::to_string(i + 1) + " u" + std::to_string(i) + " 14:0" + std::to_string(i % 10) +
+         ": " + texts[i % 8] + " " + std::to_string(i * 7) + "\n";
+}
+
+std::string Thread(int n) {
+  std::string t = "Spot: 강남역 11번 출구\n";
+  for (int i = 0; i < n; ++i) t += Line(i);
+  return t;
+}
+
+std::string ChatPrompt(const LlamaEngine& e, const std::string& user) {
+  return *e.ApplyChatTemplate({{"system", kSystem}, {"user", user}}, true);
+}
+
+size_t CommonPrefix(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+  size_t k = 0;
+  while (k < a.size() && k < b.size() && a[k] == b[k]) ++k;
+  return k;
+}
+
+std::unique_ptr<LlamaEngine> MakeEngine(EngineOptions o = TinyEngineOptions()) {
+  auto e = LlamaEngine::Create(o);
+  EXPECT_TRUE(e.ok()) << e.status().ToString();
+  return std::move(e.value());
+}
+
+TEST(LlamaEngine, UnconstrainedLoopIsCaughtByTheGuard) {
+  auto engine = MakeEngine();
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, "아무 말이나 길게 해 주세요");
+  req.max_tokens = 400;
+  req.retry_on_loop = false;
+  auto r = engine->Run(req);
+  ASSERT_FALSE(r.ok()) << "no loop within 400 tokens: " << r->text;
+  EXPECT_EQ(r.status().code(), ErrorCode::kDegenerated) << r.status().ToString();
+  const auto c = engine->Counters();
+  EXPECT_EQ(c.loops_stopped, 1u);
+  EXPECT_EQ(c.degenerations, 1u);
+  EXPECT_LT(c.generated, 100u);  // cut as soon as the tail repeats, far before the cap
+
+  // With a retry the second attempt samples differently; it either ends or is
+  // cut again, and both attempts are counted.
+  req.retry_on_loop = true;
+  auto r2 = engine->Run(req);
+  const auto c2 = engine->Counters();
+  EXPECT_EQ(c2.retries, 1u);
+  EXPECT_GE(c2.loops_stopped, 2u);
+  if (!r2.ok()) {
+    EXPECT_EQ(r2.status().code(), ErrorCode::kDegenerated);
+  } else {
+    EXPECT_EQ(r2->attempts, 2);
+  }
+}
+
+TEST(LlamaEngine, GrammarForcesStructureAndAnswersInShape) {
+  auto engine = MakeEngine();
+  const std::vector<std::string> ids = {"#2", "#5"};
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, Thread(6) + "Judge: #2 #5\n");
+  req.grammar = llm::JudgeGbnf(ids);
+  req.max_tokens = static_cast<int>(llm::MaxAnswerBytes(ids));
+  auto r = engine->Run(req);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->stop, StopReason::kGrammarDone);
+  EXPECT_EQ(r->text.rfind("{\"#2\":{\"r\":\"", 0), 0u) << r->text;
+  EXPECT_NE(r->text.find(",\"#5\":{\"r\":\""), std::string::npos) << r->text;
+  EXPECT_EQ(r->text.back(), '}');
+  // Keys, ids and punctuation were fed without sampling.
+  EXPECT_GT(r->forced_tokens, 4);
+  EXPECT_EQ(engine->Counters().forced, static_cast<uint64_t>(r->forced_tokens));
+}
+
+TEST(LlamaEngine, GrownBundlePrefillsOnlyTheNewTokens) {
+  auto engine = MakeEngine();
+  ASSERT_TRUE(engine->WarmPrefix(*engine->ApplyChatTemplate({{"system", kSystem}}, false)).ok());
+  EngineRequest a;
+  a.prompt = ChatPrompt(*engine, Thread(10) + "Judge: #10\n");
+  a.max_tokens = 4;
+  a.retry_on_loop = false;
+  auto ra = engine->Run(a);
+  ASSERT_TRUE(ra.ok()) << ra.status().ToString();
+  // The instructions were computed once, by WarmPrefix.
+  const auto system_tokens =
+      engine->Tokenize(*engine->ApplyChatTemplate({{"system", kSystem}}, false)).size();
+  EXPECT_EQ(static_cast<size_t>(ra->reused_tokens), system_tokens);
+
+  // The backend resends the bundle with one more comment.
+  EngineRequest b = a;
+  b.prompt = ChatPrompt(*engine, Thread(11) + "Judge: #11\n");
+  const auto before = engine->Counters();
+  auto rb = engine->Run(b);
+  ASSERT_TRUE(rb.ok()) << rb.status().ToString();
+  const auto after = engine->Counters();
+  const auto ta = engine->Tokenize(a.prompt);
+  const auto tb = engine->Tokenize(b.prompt);
+  const size_t common = CommonPrefix(ta, tb);
+  ASSERT_GT(common, system_tokens);
+  EXPECT_EQ(static_cast<size_t>(rb->reused_tokens), common);
+  EXPECT_EQ(static_cast<size_t>(rb->computed_tokens), tb.size() - common);
+  EXPECT_EQ(after.prefill_computed - before.prefill_computed, tb.size() - common);
+  EXPECT_EQ(after.prefill_reused - before.prefill_reused, common);
+  EXPECT_LT(tb.size() - common, tb.size() / 4);  // only the new comment and the request
+}
+
+TEST(LlamaEngine, RestartRestoresTheSavedPrefixCache) {
+  EngineOptions o = TinyEngineOptions();
+  o.cache_dir = testing::ScratchDir("restart");
+  EngineRequest req;
+  int first_tokens = 0;
+  {
+    auto engine = MakeEngine(o);
+    req.prompt = ChatPrompt(*engine, Thread(12) + "Judge: #3\n");
+    req.max_tokens = 4;
+    req.retry_on_loop = false;
+    auto r = engine->Run(req);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    first_tokens = r->prompt_tokens;
+    EXPECT_EQ(r->computed_tokens, first_tokens);
+  }  // destruction saves the cache
+  auto engine = MakeEngine(o);
+  EXPECT_GE(engine->Counters().cache_loaded, 1u);
+  auto r = engine->Run(req);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // Only the last prompt token is decoded again, for its logits.
+  EXPECT_EQ(r->reused_tokens, first_tokens - 1);
+  EXPECT_EQ(r->computed_tokens, 1);
+  EXPECT_EQ(engine->Counters().prefill_computed, 1u);
+}
+
+TEST(LlamaEngine, RestartRejectsACacheOfAnotherModel) {
+  EngineOptions o = TinyEngineOptions();
+  o.cache_dir = testing::ScratchDir("foreign");
+  {
+    auto engine = MakeEngine(o);
+    EngineRequest req;
+    req.prompt = ChatPrompt(*engine, Thread(3));
+    req.max_tokens = 2;
+    req.retry_on_loop = false;
+    ASSERT_TRUE(engine->Run(req).ok());
+  }
+  // Corrupt every saved file's name: its token hash no longer matches.
+  for (const auto& d : std::filesystem::recursive_directory_iterator(o.cache_dir)) {
+    if (d.path().extension() == ".seq") {
+      std::filesystem::rename(d.path(), d.path().parent_path() / "0000000000000000.seq");
+    }
+  }
+  auto engine = MakeEngine(o);
+  EXPECT_EQ(engine->Counters().cache_loaded, 0u);
+}
+
+TEST(LlamaEngine, ImpossibleDeadlineAnswersInTimeAndLateWorkStillArrives) {
+  auto engine = MakeEngine();
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, Thread(40) + "Judge: #40\n");
+  req.grammar = llm::JudgeGbnf(std::vector<std::string>{"#40"});
+  req.max_tokens = 200;
+  req.deadline = EngineClock::now() + 5ms;
+  const auto t0 = EngineClock::now();
+  auto r = engine->Run(req);
+  const auto waited = EngineClock::now() - t0;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kDeadlineExceeded);
+  EXPECT_LT(waited, 100ms);
+
+  // With a late-result callback the work goes on and its result arrives.
+  std::promise<Result<EngineResult>> late;
+  req.deadline = EngineClock::now() + 5ms;
+  auto r2 = engine->Run(req, [&](const Result<EngineResult>& res) { late.set_value(res); });
+  EXPECT_EQ(r2.status().code(), ErrorCode::kDeadlineExceeded);
+  auto f = late.get_future();
+  ASSERT_EQ(f.wait_for(60s), std::future_status::ready);
+  const auto lr = f.get();
+  ASSERT_TRUE(lr.ok()) << lr.status().ToString();
+  EXPECT_EQ(lr->stop, StopReason::kGrammarDone);
+  EXPECT_TRUE(engine->Ready());
+}
+
+TEST(LlamaEngine, ConcurrentClientsGetTheirOwnAnswers) {
+  auto engine = MakeEngine();
+  constexpr int kClients = 8;
+  constexpr int kEach = 3;
+  std::atomic<int> ok{0};
+  std::vector<std::thread> clients;
+  std::vector<std::string> failures(kClients);
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      for (int k = 0; k < kEach; ++k) {
+        // Each client asks for its own ids: an answer routed to the wrong
+        // caller could not match them.
+        const std::vector<std::string> ids = {"#" + std::to_string(c + 1),
+                                              "#" + std::to_string(c + 10 + k)};
+        EngineRequest req;
+        req.prompt = ChatPrompt(*engine, Thread(c + 12 + k) + "Judge: " + ids[0] + " " + ids[1]);
+        req.grammar = llm::JudgeGbnf(ids);
+        req.max_tokens = static_cast<int>(llm::MaxAnswerBytes(ids));
+        req.id = std::to_string(c) + "." + std::to_string(k);
+        auto r = engine->Run(req);
+        const std::string head = "{\"" + ids[0] + "\":{\"r\":\"";
+        const std::string mid = ",\"" + ids[1] + "\":{\"r\":\"";
+        if (r.ok() && r->text.rfind(head, 0) == 0 && r->text.find(mid) != std::string::npos) {
+          ++ok;
+        } else {
+          failures[c] += (r.ok() ? r->text : r.status().ToString()) + "\n";
+        }
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f;
+  EXPECT_EQ(ok.load(), kClients * kEach);
+  const auto c = engine->Counters();
+  // Continuous batching: far fewer decode calls than generated tokens.
+  EXPECT_LT(c.decode_calls, c.generated);
+}
+
+}  // namespace
+}  // namespace nunchi::llama

@@ -1,0 +1,133 @@
+// LlamaJudge end to end on the tiny random-weight model (label: model): the
+// answers are noise, but their shape must be exact.
+#include "engines/llama/llama_judge.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "engines/llama/test_model.h"
+
+namespace nunchi::llama {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string RandomText(std::mt19937& rng) {
+  static const char* words[] = {"사람",   "많아요", "줄",   "길어요", "한산",  "입장",   "마감",
+                                "비",     "와서",   "대기", "30분",   "팝업",  "오픈런", "ㅋㅋㅋ",
+                                "주차장", "널널",   "지금", "어때요", "2호선", "고장",   "😀",
+                                "hello",  "!!",     "카페", "옆",     "축제",  "공사중", "1시간"};
+  std::uniform_int_distribution<int> len(1, 12), pick(0, std::size(words) - 1);
+  std::string t;
+  for (int n = len(rng); n > 0; --n) t += std::string(words[pick(rng)]) + " ";
+  return t;
+}
+
+Signal MakeSignal(std::mt19937& rng, const std::string& id, int minute) {
+  char ts[64];
+  std::snprintf(ts, sizeof(ts), "2026-11-29T18:%02d:00+09:00", minute % 60);
+  Timestamp t = *ParseTimestamp(ts);
+  return Signal{id, "u" + std::to_string(rng() % 50), t, RandomText(rng)};
+}
+
+JudgeTask RandomTask(std::mt19937& rng, int n) {
+  JudgeTask task;
+  task.spot = {"s" + std::to_string(n % 6), "강남역 11번 출구", "출구 앞 보행로와 버스정류장"};
+  const std::string post_id = "p" + std::to_string(n);
+  task.bundle.post_id = post_id;
+  task.bundle.post = MakeSignal(rng, post_id, 10);
+  const int comments = static_cast<int>(rng() % 7);
+  for (int i = 0; i < comments; ++i) {
+    task.bundle.comments.push_back(MakeSignal(rng, post_id + "c" + std::to_string(i), 11 + i));
+  }
+  for (size_t i = 0; i < task.bundle.size(); ++i) {
+    if (rng() % 3 == 0 || i + 1 == task.bundle.size()) task.targets.push_back(i);
+  }
+  task.analyzed_at = ParseTimestamp("2026-11-29T18:40:00+09:00")->ms;
+  task.request_id = "r" + std::to_string(n);
+  return task;
+}
+
+TEST(LlamaJudge, TwoHundredRandomBundlesAllAnswerInShape) {
+  auto options = testing::TinyEngineOptions();
+  auto engine = LlamaEngine::Create(options);
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  auto judge = LlamaJudge::Create(engine->get());
+  ASSERT_TRUE(judge.ok()) << judge.status().ToString();
+
+  constexpr int kBundles = 200;
+  constexpr int kThreads = 4;
+  std::atomic<int> next{0}, answers{0}, valid{0};
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(1000 + t);
+      for (int n = next++; n < kBundles; n = next++) {
+        const JudgeTask task = RandomTask(rng, n);
+        const JudgeOutput out = (*judge)->JudgeBundle(task);
+        if (out.size() != task.targets.size()) {
+          errors[t] += "wrong result count\n";
+          continue;
+        }
+        for (const auto& r : out) {
+          ++answers;
+          if (!r.ok()) {
+            errors[t] += task.request_id + ": " + r.status().ToString() + "\n";
+            continue;
+          }
+          const bool relevant = r->relevance == Relevance::kRelevant;
+          const bool shaped = r->judge == "llama" && r->prompt_version == "judge-v1" &&
+                              r->model == (*engine)->model_identity() &&
+                              Utf8Length(r->cause_text) <= kMaxCauseTextChars &&
+                              (relevant || (r->level == Level::kUnknown &&
+                                            r->cause == Cause::kNone && r->cause_text.empty()));
+          if (shaped) ++valid;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& e : errors) EXPECT_TRUE(e.empty()) << e;
+  EXPECT_GE(answers.load(), kBundles);
+  EXPECT_EQ(valid.load(), answers.load());
+  EXPECT_EQ((*judge)->output_counters().Total(), 0u);
+  const auto c = (*engine)->Counters();
+  EXPECT_GT(c.forced, 0u);
+  EXPECT_GT(c.prefill_reused, 0u);  // the instructions, at least
+  std::printf(
+      "[judge] %d answers; prefill computed %llu reused %llu; generated %llu forced %llu; "
+      "decode calls %llu; loops %llu retries %llu degenerations %llu\n",
+      answers.load(), (unsigned long long)c.prefill_computed, (unsigned long long)c.prefill_reused,
+      (unsigned long long)c.generated, (unsigned long long)c.forced,
+      (unsigned long long)c.decode_calls, (unsigned long long)c.loops_stopped,
+      (unsigned long long)c.retries, (unsigned long long)c.degenerations);
+}
+
+TEST(LlamaJudge, DeadlineFailsEveryTargetAndLateJudgmentsAreDelivered) {
+  auto engine = LlamaEngine::Create(testing::TinyEngineOptions());
+  ASSERT_TRUE(engine.ok());
+  std::promise<JudgeOutput> late;
+  LlamaJudgeOptions jo;
+  jo.on_late = [&](const std::string&, JudgeOutput out) { late.set_value(std::move(out)); };
+  auto judge = LlamaJudge::Create(engine->get(), jo);
+  ASSERT_TRUE(judge.ok());
+  std::mt19937 rng(7);
+  JudgeTask task = RandomTask(rng, 1);
+  task.deadline = Clock::now() + 2ms;
+  const JudgeOutput out = (*judge)->JudgeBundle(task);
+  ASSERT_EQ(out.size(), task.targets.size());
+  for (const auto& r : out) EXPECT_EQ(r.status().code(), ErrorCode::kDeadlineExceeded);
+  auto f = late.get_future();
+  ASSERT_EQ(f.wait_for(60s), std::future_status::ready);
+  const JudgeOutput later = f.get();
+  ASSERT_EQ(later.size(), task.targets.size());
+  for (const auto& r : later) EXPECT_TRUE(r.ok()) << r.status().ToString();
+}
+
+}  // namespace
+}  // namespace nunchi::llama

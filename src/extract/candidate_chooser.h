@@ -1,0 +1,35 @@
+// CandidateChooser: the hook for an LLM judge that picks among the OCR's
+// candidates when the field rules disagree or are unsure. It may only pick
+// one of the candidates it is given (it never produces digits the OCR did
+// not see); an implementation would constrain the model with a JSON grammar
+// such as {"choice": <index>|null}. No implementation ships yet: the
+// extractor works without one. Implementations must be thread-safe; the
+// extractor calls Choose from any request thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types.h"
+
+namespace nunchi::extract {
+
+struct Candidate {
+  std::string value;  // as the field would report it, e.g. "12300"
+  double score = 0;   // the rules' score; higher is better
+  Evidence evidence;  // the OCR line it came from
+};
+
+class CandidateChooser {
+ public:
+  virtual ~CandidateChooser() = default;
+  // field: "amount", "paid_at", "merchant", "issuer", "approval_number" or
+  // "taxi_fare". ocr_text: every OCR line, for context. Returns the index of
+  // the chosen candidate, or nullopt to keep the rules' choice.
+  virtual std::optional<size_t> Choose(const std::string& field,
+                                       const std::vector<Candidate>& candidates,
+                                       const std::string& ocr_text) = 0;
+};
+
+}  // namespace nunchi::extract

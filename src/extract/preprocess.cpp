@@ -1,0 +1,219 @@
+#include "preprocess.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace nunchi::extract {
+namespace {
+
+// True when the middle of the image is mostly darker than its Otsu split:
+// light text on a dark ground (app dark themes, displays).
+bool MostlyDark(Pix* gray) {
+  int w = pixGetWidth(gray), h = pixGetHeight(gray);
+  ::Box* center = boxCreate(w / 5, h / 5, w * 3 / 5, h * 3 / 5);
+  Pix* mid = pixClipRectangle(gray, center, nullptr);
+  boxDestroy(&center);
+  if (mid == nullptr) return false;
+  l_int32 thresh = 128;
+  Pix* bin = nullptr;
+  pixSplitDistributionFgBg(mid, 0.1f, 1, &thresh, nullptr, nullptr, 0);
+  bin = pixThresholdToBinary(mid, thresh);
+  l_float32 fraction = 0;
+  if (bin != nullptr) pixForegroundFraction(bin, &fraction);
+  pixDestroy(&bin);
+  pixDestroy(&mid);
+  return fraction > 0.55f;
+}
+
+PixPtr Sauvola(Pix* gray, int window) {
+  Pix* out = nullptr;
+  int w = pixGetWidth(gray), h = pixGetHeight(gray);
+  window = std::clamp(window, 7, std::max(7, std::min(w, h) / 3));
+  int nx = std::max(1, w / 800), ny = std::max(1, h / 800);
+  if (pixSauvolaBinarizeTiled(gray, window, 0.34f, nx, ny, nullptr, &out) != 0) return nullptr;
+  return PixPtr(out);
+}
+
+// Finds the document (the largest bright region: paper or screen), whitens
+// everything around it and crops to it. Returns the crop offset.
+PixPtr IsolateDocument(Pix* gray, int* crop_x, int* crop_y) {
+  *crop_x = *crop_y = 0;
+  int w = pixGetWidth(gray), h = pixGetHeight(gray);
+  double f = 256.0 / std::max(w, h);
+  int sw = std::max(8, static_cast<int>(w * f)), sh = std::max(8, static_cast<int>(h * f));
+  PixPtr small(pixScaleToSize(gray, sw, sh));
+  if (!small) return nullptr;
+  l_int32 thresh = 128;
+  if (pixSplitDistributionFgBg(small.get(), 0.1f, 1, &thresh, nullptr, nullptr, 0) != 0) {
+    return nullptr;
+  }
+  std::vector<uint8_t> bright(static_cast<size_t>(sw) * sh);
+  for (int y = 0; y < sh; ++y) {
+    for (int x = 0; x < sw; ++x) {
+      l_uint32 v = 0;
+      pixGetPixel(small.get(), x, y, &v);
+      bright[y * sw + x] = static_cast<int>(v) > thresh;
+    }
+  }
+  // Largest 4-connected bright component.
+  std::vector<int> label(bright.size(), -1), stack;
+  int best = -1, best_area = 0, next = 0;
+  for (int i = 0; i < sw * sh; ++i) {
+    if (!bright[i] || label[i] >= 0) continue;
+    int area = 0;
+    stack.push_back(i);
+    label[i] = next;
+    while (!stack.empty()) {
+      int p = stack.back();
+      stack.pop_back();
+      ++area;
+      int x = p % sw, y = p / sw;
+      const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+      for (const auto& d : nb) {
+        int nx = x + d[0], ny = y + d[1];
+        if (nx < 0 || ny < 0 || nx >= sw || ny >= sh) continue;
+        int q = ny * sw + nx;
+        if (bright[q] && label[q] < 0) label[q] = next, stack.push_back(q);
+      }
+    }
+    if (area > best_area) best_area = area, best = next;
+    ++next;
+  }
+  if (best < 0 || best_area < 0.15 * sw * sh || best_area > 0.97 * sw * sh) return nullptr;
+  // Row-convex fill: a photographed page is a convex quadrilateral.
+  std::vector<int> left(sh, sw), right(sh, -1);
+  int top = sh, bottom = -1, minx = sw, maxx = -1;
+  for (int y = 0; y < sh; ++y) {
+    for (int x = 0; x < sw; ++x) {
+      if (label[y * sw + x] != best) continue;
+      left[y] = std::min(left[y], x), right[y] = std::max(right[y], x);
+    }
+    if (right[y] >= 0) {
+      top = std::min(top, y), bottom = std::max(bottom, y);
+      minx = std::min(minx, left[y]), maxx = std::max(maxx, right[y]);
+    }
+  }
+  int cx0 = std::max(0, static_cast<int>(minx / f) - 4),
+      cy0 = std::max(0, static_cast<int>(top / f) - 4);
+  int cx1 = std::min(w, static_cast<int>((maxx + 1) / f) + 4);
+  int cy1 = std::min(h, static_cast<int>((bottom + 1) / f) + 4);
+  ::Box* crop = boxCreate(cx0, cy0, cx1 - cx0, cy1 - cy0);
+  PixPtr out(pixClipRectangle(gray, crop, nullptr));
+  boxDestroy(&crop);
+  if (!out) return nullptr;
+  int ow = pixGetWidth(out.get()), oh = pixGetHeight(out.get());
+  l_uint32* data = pixGetData(out.get());
+  int wpl = pixGetWpl(out.get());
+  for (int y = 0; y < oh; ++y) {
+    int sy = std::min(sh - 1, static_cast<int>((y + cy0) * f));
+    // Shrink by one small pixel so the page edge itself is whitened too.
+    int lo = left[sy] + 1, hi = right[sy] - 1;
+    for (int x = 0; x < ow; ++x) {
+      int sx = static_cast<int>((x + cx0) * f);
+      if (sx < lo || sx > hi) SET_DATA_BYTE(data + y * wpl, x, 255);
+    }
+  }
+  *crop_x = cx0, *crop_y = cy0;
+  return out;
+}
+
+}  // namespace
+
+Box PreparedGeometry::ToUpload(const Box& b) const {
+  double cx = width / 2.0, cy = height / 2.0;
+  double c = std::cos(angle_rad), s = std::sin(angle_rad);
+  double xs[2] = {static_cast<double>(b.x), static_cast<double>(b.right())};
+  double ys[2] = {static_cast<double>(b.y), static_cast<double>(b.bottom())};
+  double minx = 1e18, miny = 1e18, maxx = -1e18, maxy = -1e18;
+  for (double x : xs) {
+    for (double y : ys) {
+      // Undo a rotation by angle_rad about the centre, then the scaling.
+      double dx = x - cx, dy = y - cy;
+      double ux = (cx + c * dx + s * dy + crop_x) / scale;
+      double uy = (cy - s * dx + c * dy + crop_y) / scale;
+      minx = std::min(minx, ux), maxx = std::max(maxx, ux);
+      miny = std::min(miny, uy), maxy = std::max(maxy, uy);
+    }
+  }
+  return Box{static_cast<int>(std::lround(minx)), static_cast<int>(std::lround(miny)),
+             static_cast<int>(std::lround(maxx - minx)),
+             static_cast<int>(std::lround(maxy - miny))};
+}
+
+int MedianGlyphHeight(Pix* binary) {
+  int w = pixGetWidth(binary), h = pixGetHeight(binary);
+  Boxa* boxes = pixConnCompBB(binary, 8);
+  if (boxes == nullptr) return 0;
+  std::vector<int> heights;
+  int n = boxaGetCount(boxes);
+  for (int i = 0; i < n; ++i) {
+    l_int32 bx, by, bw, bh;
+    boxaGetBoxGeometry(boxes, i, &bx, &by, &bw, &bh);
+    // Plausible glyph parts: not specks, not rules or photo edges.
+    if (bh < 6 || bh > h / 6 || bw > 3 * bh || bw > w / 4) continue;
+    if (bh >= 2 * bw && bw < 3) continue;
+    heights.push_back(bh);
+  }
+  boxaDestroy(&boxes);
+  if (heights.size() < 5) return 0;
+  std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+  return heights[heights.size() / 2];
+}
+
+PreparedImage PrepareForOcr(Pix* input, const PrepareOptions& opt) {
+  PreparedImage out;
+  PixPtr gray(pixGetDepth(input) == 32 ? pixConvertRGBToLuminance(input) : pixConvertTo8(input, 0));
+  if (!gray) return out;
+  double scale = 1;
+  // Bring huge photos down first so the measurements below stay cheap.
+  int w = pixGetWidth(gray.get()), h = pixGetHeight(gray.get());
+  if (w * static_cast<long>(h) > 4'000'000) {
+    double s = std::sqrt(4'000'000.0 / (w * static_cast<double>(h)));
+    gray.reset(pixScaleGrayLI(gray.get(), static_cast<l_float32>(s), static_cast<l_float32>(s)));
+    scale *= s;
+  }
+  if (MostlyDark(gray.get())) {
+    pixInvert(gray.get(), gray.get());
+    out.inverted = true;
+  }
+  PixPtr first = Sauvola(gray.get(), 25);
+  int glyph = first ? MedianGlyphHeight(first.get()) : 0;
+  double s = glyph > 0 ? static_cast<double>(opt.target_glyph_px) / glyph : 1.0;
+  s = std::clamp(s, 0.25, 3.0);
+  w = pixGetWidth(gray.get()), h = pixGetHeight(gray.get());
+  s = std::min(s, std::sqrt(opt.max_output_pixels / (w * static_cast<double>(h))));
+  if (std::abs(s - 1) > 0.05) {
+    auto fs = static_cast<l_float32>(s);
+    gray.reset(s < 0.7 ? pixScaleAreaMap(gray.get(), fs, fs) : pixScaleGrayLI(gray.get(), fs, fs));
+    scale *= s;
+  }
+  int crop_x = 0, crop_y = 0;
+  if (PixPtr doc = IsolateDocument(gray.get(), &crop_x, &crop_y)) gray = std::move(doc);
+  PixPtr bin = Sauvola(gray.get(), opt.target_glyph_px * 2);
+  if (!bin) return out;
+  double angle = 0;
+  if (opt.deskew) {
+    l_float32 deg = 0, conf = 0;
+    if (pixFindSkew(bin.get(), &deg, &conf) == 0 && conf > 1.5f && std::abs(deg) > 0.3f) {
+      angle = deg * M_PI / 180;
+      PixPtr rotated(pixRotate(gray.get(), static_cast<l_float32>(angle), L_ROTATE_AREA_MAP,
+                               L_BRING_IN_WHITE, 0, 0));
+      if (rotated)
+        gray = std::move(rotated);
+      else
+        angle = 0;
+    }
+  }
+  bin.reset();
+  out.geometry.scale = scale;
+  out.geometry.angle_rad = angle;
+  out.geometry.crop_x = crop_x;
+  out.geometry.crop_y = crop_y;
+  out.geometry.width = pixGetWidth(gray.get());
+  out.geometry.height = pixGetHeight(gray.get());
+  out.image = std::move(gray);
+  return out;
+}
+
+}  // namespace nunchi::extract

@@ -1,0 +1,261 @@
+#include "receipt_rules.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "text_rules.h"
+
+namespace nunchi::extract {
+namespace {
+
+struct AmountCandidate {
+  int64_t value = 0;
+  AmountRole role = AmountRole::kNone;
+  double score = 0;
+  bool cross_checked = false;
+  size_t line = 0;
+};
+
+Evidence OcrEvidence(const OcrLine& line) { return Evidence{"ocr", line.text, line.box}; }
+
+std::string JoinText(const std::vector<OcrLine>& lines) {
+  std::string all;
+  for (const OcrLine& l : lines) all += l.text + "\n";
+  return all;
+}
+
+// Picks among scored candidates; asks the chooser when the top two differ
+// by less than `margin`.
+size_t Pick(const std::string& field, const std::vector<Candidate>& cands, double margin,
+            CandidateChooser* chooser, const std::vector<OcrLine>& lines) {
+  size_t best = 0;
+  for (size_t i = 1; i < cands.size(); ++i) {
+    if (cands[i].score > cands[best].score) best = i;
+  }
+  if (chooser != nullptr && cands.size() > 1) {
+    double second = -1e9;
+    for (size_t i = 0; i < cands.size(); ++i) {
+      if (i != best && cands[i].value != cands[best].value)
+        second = std::max(second, cands[i].score);
+    }
+    if (cands[best].score - second < margin) {
+      if (auto pick = chooser->Choose(field, cands, JoinText(lines));
+          pick && *pick < cands.size()) {
+        best = *pick;
+      }
+    }
+  }
+  return best;
+}
+
+void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, ReceiptResult* r) {
+  std::vector<AmountCandidate> all;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    std::vector<MoneyToken> money = FindMoney(norm);
+    std::erase_if(money, [](const MoneyToken& t) { return t.value <= 0; });
+    LabelMatch label =
+        ClassifyAmountLabel(money.empty() ? norm : norm.substr(0, money.back().begin));
+    if (money.empty()) {
+      // A label alone on its line: the amount may sit on the next line.
+      if (label.role != AmountRole::kTotal || i + 1 >= lines.size()) continue;
+      std::string next = NormalizeOcrText(lines[i + 1].text);
+      if (ClassifyAmountLabel(next).role != AmountRole::kNone) continue;
+      money = FindMoney(next);
+      std::erase_if(money, [](const MoneyToken& t) { return t.value <= 0; });
+      if (money.empty()) continue;
+      label.priority -= 10;
+    }
+    const MoneyToken& t = money.back();  // amounts are right-aligned
+    AmountCandidate c{t.value, label.role, static_cast<double>(label.priority), false, i};
+    if (label.role == AmountRole::kNone) {
+      if (!t.won_marked && !t.grouped) continue;
+      c.score = 20;
+    }
+    c.score += (t.won_marked || t.grouped ? 3 : 0) + 2 * lines[i].confidence - 2 * label.distance;
+    all.push_back(c);
+  }
+  auto find = [&](AmountRole role) -> const AmountCandidate* {
+    for (const AmountCandidate& c : all) {
+      if (c.role == role) return &c;
+    }
+    return nullptr;
+  };
+  const AmountCandidate* supply = find(AmountRole::kSupply);
+  const AmountCandidate* vat = find(AmountRole::kVat);
+  const AmountCandidate* tendered = find(AmountRole::kTendered);
+  const AmountCandidate* change = find(AmountRole::kChange);
+  const AmountCandidate* subtotal = find(AmountRole::kSubtotal);
+  const AmountCandidate* discount = find(AmountRole::kDiscount);
+  std::vector<AmountCandidate> totals;
+  for (const AmountCandidate& c : all) {
+    bool eligible = c.role == AmountRole::kTotal || c.role == AmountRole::kPayment ||
+                    c.role == AmountRole::kSubtotal || c.role == AmountRole::kNone;
+    if (eligible) totals.push_back(c);
+  }
+  for (AmountCandidate& c : totals) {
+    if (supply && vat && supply->value + vat->value == c.value) {
+      c.score += 20, c.cross_checked = true;
+    }
+    if (tendered && change && tendered->value - change->value == c.value) {
+      c.score += 20, c.cross_checked = true;
+    }
+    if (subtotal && discount && subtotal->value - discount->value == c.value) c.score += 10;
+    for (const AmountCandidate& o : totals) {
+      if (&o != &c && o.value == c.value && o.role != c.role) c.score += 5;
+    }
+  }
+  if (supply && vat && VatMatchesSupply(supply->value, vat->value)) {
+    r->vat_consistent = std::any_of(totals.begin(), totals.end(), [&](const AmountCandidate& c) {
+      return c.value == supply->value + vat->value;
+    });
+    if (totals.empty() || !r->vat_consistent) {
+      // No readable total: supply value + VAT stands in for it.
+      totals.push_back({supply->value + vat->value, AmountRole::kTotal, 50, true, vat->line});
+      r->vat_consistent = true;
+    }
+  }
+  if (totals.empty()) return;
+  std::vector<Candidate> cands;
+  for (const AmountCandidate& c : totals) {
+    cands.push_back({std::to_string(c.value), c.score, OcrEvidence(lines[c.line])});
+  }
+  size_t best = Pick("amount", cands, 5, chooser, lines);
+  const AmountCandidate& c = totals[best];
+  double strength = c.cross_checked                  ? 1.0
+                    : c.role == AmountRole::kTotal   ? 0.85
+                    : c.role == AmountRole::kPayment ? 0.6
+                                                     : 0.35;
+  for (size_t i = 0; i < totals.size(); ++i) {
+    if (i != best && totals[i].value != c.value && totals[i].score > c.score - 5) strength -= 0.2;
+  }
+  r->amount.value = c.value;
+  r->amount.confidence = std::clamp(0.3 * lines[c.line].confidence + 0.7 * strength, 0.0, 1.0);
+  r->amount.evidence = OcrEvidence(lines[c.line]);
+}
+
+void ReadApproval(const std::vector<OcrLine>& lines, ReceiptResult* r) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    if (!HasLabel(norm, "승인번호") && !HasLabel(norm, "승인No") && !HasLabel(norm, "승인"))
+      continue;
+    auto number = FindApprovalNumber(norm);
+    size_t at = i;
+    if (!number && i + 1 < lines.size())
+      number = FindApprovalNumber(NormalizeOcrText(lines[++at].text));
+    if (!number) continue;
+    r->approval_number.value = *number;
+    r->approval_number.confidence = std::clamp(0.2 + 0.75 * lines[at].confidence, 0.0, 1.0);
+    r->approval_number.evidence = OcrEvidence(lines[at]);
+    return;
+  }
+}
+
+void ReadDate(const std::vector<OcrLine>& lines, ReceiptResult* r) {
+  static const char* kLabels[] = {"거래일시", "승인일시", "이체일시",
+                                  "거래일자", "결제일시", "일시"};
+  std::optional<DateTime> fallback;
+  size_t fallback_line = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    auto dt = FindDateTime(norm);
+    if (!dt) continue;
+    bool labelled = std::any_of(std::begin(kLabels), std::end(kLabels),
+                                [&](const char* l) { return HasLabel(norm, l); });
+    if (labelled || (!fallback && dt->has_time)) {
+      if (labelled || !fallback) fallback = dt, fallback_line = i;
+      if (labelled) break;
+    } else if (!fallback) {
+      fallback = dt, fallback_line = i;
+    }
+  }
+  if (!fallback) return;
+  r->paid_at.value = ToIso(*fallback);
+  double c = 0.3 + 0.6 * lines[fallback_line].confidence - (fallback->has_time ? 0 : 0.2);
+  r->paid_at.confidence = std::clamp(c, 0.0, 1.0);
+  r->paid_at.evidence = OcrEvidence(lines[fallback_line]);
+}
+
+void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
+  static const char* kLabels[] = {"카드종류", "카드사", "카드명", "발급사", "매입사"};
+  std::optional<std::string> first;
+  size_t first_line = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    if (HasLabel(norm, "입금") || HasLabel(norm, "받는")) continue;  // the payee's bank
+    auto issuer = FindIssuer(norm);
+    if (!issuer) continue;
+    bool labelled = std::any_of(std::begin(kLabels), std::end(kLabels),
+                                [&](const char* l) { return HasLabel(norm, l); });
+    if (labelled || !first) first = issuer, first_line = i;
+    if (labelled) break;
+  }
+  if (!first) return;
+  r->issuer.value = *first;
+  r->issuer.confidence = std::clamp(0.3 + 0.6 * lines[first_line].confidence, 0.0, 1.0);
+  r->issuer.evidence = OcrEvidence(lines[first_line]);
+}
+
+std::string CleanName(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '|' || s.back() == '.' || s.back() == '_')) {
+    s.pop_back();
+  }
+  return s;
+}
+
+void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
+  static const char* kLabels[] = {"가맹점명", "상호명",   "상호",   "매장명",
+                                  "받는분",   "받는사람", "예금주", "받는 분"};
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    if (HasLabel(norm, "번호") || HasLabel(norm, "주소") || HasLabel(norm, "전화")) continue;
+    for (const char* label : kLabels) {
+      // Short labels must match exactly: 상호명 is one slip from 상품명.
+      bool exact_only = ToU32(label).size() <= 3;
+      if (exact_only ? LabelDistance(norm, label) != 0 : !HasLabel(norm, label)) continue;
+      std::string name = CleanName(TextAfterLabel(norm, label));
+      if (name.empty()) continue;
+      r->merchant.value = name;
+      r->merchant.confidence = std::clamp(0.2 + 0.7 * lines[i].confidence, 0.0, 1.0);
+      r->merchant.evidence = OcrEvidence(lines[i]);
+      return;
+    }
+  }
+  // POS receipts print the store name as the tallest of the first lines.
+  static const char* kHeadings[] = {"영수증", "매출전표", "이체", "확인증", "카드",
+                                    "사업자", "대표",     "TEL",  "전화"};
+  const OcrLine* best = nullptr;
+  for (size_t i = 0; i < lines.size() && i < 4; ++i) {
+    std::string norm = NormalizeOcrText(lines[i].text);
+    if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm)) continue;
+    if (std::any_of(std::begin(kHeadings), std::end(kHeadings),
+                    [&](const char* h) { return HasLabel(norm, h); })) {
+      continue;
+    }
+    if (best == nullptr || lines[i].box.h > best->box.h * 1.15) best = &lines[i];
+  }
+  if (best == nullptr) return;
+  r->merchant.value = CleanName(NormalizeOcrText(best->text));
+  r->merchant.confidence = std::clamp(0.1 + 0.5 * best->confidence, 0.0, 1.0);
+  r->merchant.evidence = OcrEvidence(*best);
+}
+
+}  // namespace
+
+bool VatMatchesSupply(int64_t supply, int64_t vat) {
+  if (supply <= 0 || vat < 0) return false;
+  double expected = supply / 10.0;
+  return std::abs(static_cast<double>(vat) - expected) <= std::max(1.0, expected * 0.02);
+}
+
+ReceiptResult ReadReceiptFields(const std::vector<OcrLine>& lines, CandidateChooser* chooser) {
+  ReceiptResult r;
+  ReadAmount(lines, chooser, &r);
+  ReadApproval(lines, &r);
+  ReadDate(lines, &r);
+  ReadIssuer(lines, &r);
+  ReadMerchant(lines, &r);
+  return r;
+}
+
+}  // namespace nunchi::extract

@@ -1,0 +1,398 @@
+#include "sevenseg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace nunchi::extract {
+namespace {
+
+struct Mask {
+  int w = 0, h = 0;
+  std::vector<uint8_t> on;
+  bool At(int x, int y) const { return x >= 0 && y >= 0 && x < w && y < h && on[y * w + x]; }
+};
+
+struct Blob {
+  int x0, y0, x1, y1;  // inclusive
+  int area;
+  int W() const { return x1 - x0 + 1; }
+  int H() const { return y1 - y0 + 1; }
+  double cx() const { return (x0 + x1) / 2.0; }
+  double cy() const { return (y0 + y1) / 2.0; }
+};
+
+// Lit-segment mask: bright and saturated pixels well above the panel level.
+Mask LitMask(Pix* rgb) {
+  Mask m;
+  m.w = pixGetWidth(rgb), m.h = pixGetHeight(rgb);
+  std::vector<int> lit(static_cast<size_t>(m.w) * m.h);
+  l_uint32* data = pixGetData(rgb);
+  int wpl = pixGetWpl(rgb);
+  std::vector<int> hist(256, 0);
+  for (int y = 0; y < m.h; ++y) {
+    for (int x = 0; x < m.w; ++x) {
+      l_int32 r, g, b;
+      extractRGBValues(data[y * wpl + x], &r, &g, &b);
+      int mx = std::max({r, g, b}), mn = std::min({r, g, b});
+      double sat = mx > 0 ? (mx - mn) / static_cast<double>(mx) : 0;
+      int v = static_cast<int>(mx * (0.5 + 0.5 * sat));
+      lit[y * m.w + x] = v;
+      ++hist[v];
+    }
+  }
+  long total = static_cast<long>(m.w) * m.h, acc = 0;
+  int median = 0, high = 255;
+  for (int v = 0; v < 256; ++v) {
+    acc += hist[v];
+    if (acc >= total / 2 && median == 0) median = v;
+    if (acc >= total * 0.995) {
+      high = v;
+      break;
+    }
+  }
+  m.on.assign(lit.size(), 0);
+  if (high - median < 60 || median > 110) return m;  // no lit display on a dark ground
+  int t = median + static_cast<int>(0.45 * (high - median));
+  for (size_t i = 0; i < lit.size(); ++i) m.on[i] = lit[i] > t;
+  return m;
+}
+
+std::vector<Blob> Components(const Mask& m) {
+  std::vector<Blob> blobs;
+  std::vector<uint8_t> seen(m.on.size(), 0);
+  std::vector<int> stack;
+  for (int i = 0; i < static_cast<int>(m.on.size()); ++i) {
+    if (!m.on[i] || seen[i]) continue;
+    Blob b{m.w, m.h, -1, -1, 0};
+    stack.push_back(i);
+    seen[i] = 1;
+    while (!stack.empty()) {
+      int p = stack.back();
+      stack.pop_back();
+      int x = p % m.w, y = p / m.w;
+      b.x0 = std::min(b.x0, x), b.x1 = std::max(b.x1, x);
+      b.y0 = std::min(b.y0, y), b.y1 = std::max(b.y1, y);
+      ++b.area;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          int nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= m.w || ny >= m.h) continue;
+          int q = ny * m.w + nx;
+          if (m.on[q] && !seen[q]) seen[q] = 1, stack.push_back(q);
+        }
+      }
+    }
+    if (b.area >= 8) blobs.push_back(b);
+  }
+  return blobs;
+}
+
+// Square dilation by r pixels (separable).
+Mask Dilate(const Mask& m, int r) {
+  Mask tmp = m, out = m;
+  for (int y = 0; y < m.h; ++y) {
+    for (int x = 0; x < m.w; ++x) {
+      bool on = false;
+      for (int d = -r; d <= r && !on; ++d) on = m.At(x + d, y);
+      tmp.on[y * m.w + x] = on;
+    }
+  }
+  for (int y = 0; y < m.h; ++y) {
+    for (int x = 0; x < m.w; ++x) {
+      bool on = false;
+      for (int d = -r; d <= r && !on; ++d) on = tmp.At(x, y + d);
+      out.on[y * m.w + x] = on;
+    }
+  }
+  return out;
+}
+
+int Find(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+// Joins the upper and lower halves of a digit: blobs of similar height
+// stacked vertically, overlapping horizontally, with a gap within `fy` of the
+// taller one. The small counters under the fare differ in height and stay apart.
+std::vector<Blob> MergeStacked(const std::vector<Blob>& in, double fy) {
+  std::vector<int> parent(in.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  for (size_t i = 0; i < in.size(); ++i) {
+    for (size_t j = i + 1; j < in.size(); ++j) {
+      const Blob &a = in[i], &b = in[j];
+      int overlap = std::min(a.x1, b.x1) - std::max(a.x0, b.x0);
+      int vgap = std::max(a.y0, b.y0) - std::min(a.y1, b.y1);
+      double ratio = static_cast<double>(a.H()) / b.H();
+      bool near = overlap >= 0.5 * std::min(a.W(), b.W()) && vgap <= fy * std::max(a.H(), b.H()) &&
+                  ratio > 0.5 && ratio < 2.0;
+      if (near) parent[Find(parent, static_cast<int>(i))] = Find(parent, static_cast<int>(j));
+    }
+  }
+  std::vector<Blob> out;
+  std::vector<int> slot(in.size(), -1);
+  for (size_t i = 0; i < in.size(); ++i) {
+    int r = Find(parent, static_cast<int>(i));
+    if (slot[r] < 0) {
+      slot[r] = static_cast<int>(out.size());
+      out.push_back(in[i]);
+      continue;
+    }
+    Blob& o = out[slot[r]];
+    o.x0 = std::min(o.x0, in[i].x0), o.y0 = std::min(o.y0, in[i].y0);
+    o.x1 = std::max(o.x1, in[i].x1), o.y1 = std::max(o.y1, in[i].y1);
+    o.area += in[i].area;
+  }
+  return out;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// Segment zones in the digit cell, as fractions of its width (u) and height
+// (v) from its centre. A horizontal segment is lit in the fraction of the
+// zone's columns that hold a lit pixel, a vertical one in the fraction of
+// rows: robust to stroke width and position, which vary between fonts.
+struct Zone {
+  double u0, u1, v0, v1;
+  bool horizontal;
+};
+const Zone kZones[7] = {
+    {-0.25, 0.25, -0.52, -0.33, true},    // a
+    {0.08, 0.58, -0.33, -0.10, false},    // b
+    {0.08, 0.58, 0.10, 0.33, false},      // c
+    {-0.25, 0.25, 0.33, 0.52, true},      // d
+    {-0.58, -0.08, 0.10, 0.33, false},    // e
+    {-0.58, -0.08, -0.33, -0.10, false},  // f
+    {-0.25, 0.25, -0.10, 0.10, true},     // g
+};
+
+struct DigitRead {
+  int digit = -1;
+  double confidence = 0;
+};
+
+DigitRead ReadCell(const Mask& m, double cx, double cy, double W, double H, double angle,
+                   double slant) {
+  double lit[7];
+  double c = std::cos(angle), s = std::sin(angle);
+  auto on = [&](double u, double v) {
+    double ly = v * H, lx = u * W - slant * ly;
+    return m.At(static_cast<int>(std::lround(cx + c * lx - s * ly)),
+                static_cast<int>(std::lround(cy + s * lx + c * ly)));
+  };
+  double du = 1.0 / std::max(4.0, W), dv = 1.0 / std::max(4.0, H);
+  for (int k = 0; k < 7; ++k) {
+    const Zone& z = kZones[k];
+    int hits = 0, lines = 0;
+    if (z.horizontal) {
+      for (double u = z.u0; u <= z.u1; u += du, ++lines) {
+        for (double v = z.v0; v <= z.v1; v += dv) {
+          if (on(u, v)) {
+            ++hits;
+            break;
+          }
+        }
+      }
+    } else {
+      for (double v = z.v0; v <= z.v1; v += dv, ++lines) {
+        for (double u = z.u0; u <= z.u1; u += du) {
+          if (on(u, v)) {
+            ++hits;
+            break;
+          }
+        }
+      }
+    }
+    lit[k] = lines > 0 ? static_cast<double>(hits) / lines : 0;
+  }
+  DigitRead r;
+  r.digit = DecodeSegments(lit, &r.confidence);
+  return r;
+}
+
+// Italic slant (x shift per unit of height, rightward at the top) that makes
+// the vertical strokes of the row sharpest in a column projection.
+double EstimateSlantByProjection(const Mask& m, const std::vector<Blob>& row, double angle) {
+  int x0 = row.front().x0, x1 = row.back().x1, y0 = m.h, y1 = 0;
+  for (const Blob& b : row) y0 = std::min(y0, b.y0), y1 = std::max(y1, b.y1);
+  double cx = (x0 + x1) / 2.0, cy = (y0 + y1) / 2.0;
+  double c = std::cos(angle), s = std::sin(angle);
+  std::vector<std::pair<double, double>> pts;  // de-rotated (u, v)
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      if (!m.At(x, y)) continue;
+      double dx = x - cx, dy = y - cy;
+      pts.emplace_back(c * dx + s * dy, -s * dx + c * dy);
+    }
+  }
+  double best = 0, best_score = -1;
+  int span = x1 - x0 + static_cast<int>(y1 - y0) + 4;
+  std::vector<int> hist(static_cast<size_t>(2 * span + 1));
+  for (double slant = -0.05; slant <= 0.36; slant += 0.025) {
+    std::fill(hist.begin(), hist.end(), 0);
+    for (const auto& [u, v] : pts) {
+      int bin = static_cast<int>(std::lround(u + slant * v)) + span;
+      if (bin >= 0 && bin < static_cast<int>(hist.size())) ++hist[bin];
+    }
+    double score = 0;
+    for (int h : hist) score += static_cast<double>(h) * h;
+    if (score > best_score) best_score = score, best = slant;
+  }
+  return best;
+}
+
+// Italic slant (x shift per unit of height, rightward at the top): the
+// median over the row's digits of the lean of their right edge, which is a
+// vertical stroke in most digits, corrected for the row's rotation.
+double EstimateSlant(const Mask& m, const std::vector<Blob>& row, double angle) {
+  std::vector<double> slants;
+  for (const Blob& b : row) {
+    int y0 = b.y0 + b.H() / 10, y1 = b.y1 - b.H() / 10;
+    double n = 0, sy = 0, sx = 0, syy = 0, sxy = 0;
+    for (int y = y0; y <= y1; ++y) {
+      int right = -1;
+      for (int x = b.x1; x >= b.x0; --x) {
+        if (m.At(x, y)) {
+          right = x;
+          break;
+        }
+      }
+      if (right < 0) continue;
+      n += 1, sy += y, sx += right, syy += static_cast<double>(y) * y,
+          sxy += static_cast<double>(y) * right;
+    }
+    double den = n * syy - sy * sy;
+    if (n < 5 || den <= 0) continue;
+    double dxdy = (n * sxy - sy * sx) / den;
+    slants.push_back(-dxdy - std::tan(angle));
+  }
+  if (slants.empty()) return 0;
+  std::nth_element(slants.begin(), slants.begin() + slants.size() / 2, slants.end());
+  return std::clamp(slants[slants.size() / 2], -0.1, 0.4);
+}
+
+}  // namespace
+
+int DecodeSegments(const double lit[7], double* confidence) {
+  struct Pattern {
+    int digit;
+    const char* segs;
+  };
+  static const Pattern kPatterns[] = {
+      {0, "1111110"}, {1, "0110000"}, {2, "1101101"}, {3, "1111001"}, {4, "0110011"},
+      {5, "1011011"}, {6, "1011111"}, {6, "0011111"}, {7, "1110000"}, {7, "1110010"},
+      {8, "1111111"}, {9, "1111011"}, {9, "1110011"}};
+  double best = 1e9, second = 1e9;
+  int digit = -1;
+  for (const Pattern& p : kPatterns) {
+    double cost = 0;
+    for (int k = 0; k < 7; ++k) {
+      double v = std::min(1.0, lit[k] / 0.6);
+      cost += std::abs(v - (p.segs[k] == '1' ? 1.0 : 0.0));
+    }
+    if (cost < best) {
+      if (p.digit != digit) second = best;
+      best = cost, digit = p.digit;
+    } else if (cost < second && p.digit != digit) {
+      second = cost;
+    }
+  }
+  *confidence = std::clamp((second - best) / 2.0, 0.0, 1.0);
+  return best <= 1.8 ? digit : -1;
+}
+
+std::vector<SevenSegReading> ReadSevenSegment(Pix* input) {
+  std::vector<SevenSegReading> out;
+  int w = pixGetWidth(input), h = pixGetHeight(input);
+  double scale = std::min(1.0, 900.0 / std::max(w, h));
+  PixPtr rgb(scale < 1
+                 ? pixScale(input, static_cast<l_float32>(scale), static_cast<l_float32>(scale))
+                 : pixClone(input));
+  if (!rgb || pixGetDepth(rgb.get()) != 32) return out;
+  Mask mask = LitMask(rgb.get());
+  std::vector<Blob> segs = Components(mask);
+  if (segs.size() < 4 || segs.size() > 3000) return out;
+  std::vector<double> lengths;
+  for (const Blob& b : segs) {
+    if (b.area >= 20) lengths.push_back(std::max(b.W(), b.H()));
+  }
+  double seg_len = Median(lengths);
+  if (seg_len < 4) return out;
+  // Segments of one digit are a few pixels apart; digits are further apart.
+  int r = std::max(1, static_cast<int>(seg_len * 0.07));
+  std::vector<Blob> digits = Components(Dilate(mask, r));
+  for (Blob& b : digits) b.x0 += r, b.y0 += r, b.x1 -= r, b.y1 -= r;
+  digits = MergeStacked(digits, 0.4);
+  std::erase_if(digits, [](const Blob& b) {
+    return b.H() < 12 || b.H() < 1.1 * b.W() || b.H() > 20 * b.W();
+  });
+  std::sort(digits.begin(), digits.end(), [](const Blob& a, const Blob& b) { return a.x0 < b.x0; });
+  // Rows: similar heights, overlapping vertically, close horizontally.
+  std::vector<bool> used(digits.size(), false);
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (used[i]) continue;
+    std::vector<Blob> row = {digits[i]};
+    used[i] = true;
+    for (size_t j = i + 1; j < digits.size(); ++j) {
+      const Blob& last = row.back();
+      const Blob& d = digits[j];
+      if (used[j]) continue;
+      double ratio = static_cast<double>(d.H()) / last.H();
+      int overlap = std::min(d.y1, last.y1) - std::max(d.y0, last.y0);
+      if (ratio < 0.75 || ratio > 1.33 || overlap < 0.6 * std::min(d.H(), last.H())) continue;
+      if (d.x0 - last.x1 > 1.2 * last.H()) break;
+      row.push_back(d);
+      used[j] = true;
+    }
+    if (row.size() < 2) continue;
+    // Rotation from the digits' bottoms; slant chosen by the best decoding.
+    double n = static_cast<double>(row.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const Blob& b : row)
+      sx += b.cx(), sy += b.y1, sxx += b.cx() * b.cx(), sxy += b.cx() * b.y1;
+    double den = n * sxx - sx * sx;
+    double angle = den > 1e-6 ? std::atan((n * sxy - sx * sy) / den) : 0;
+    angle = std::clamp(angle, -0.2, 0.2);
+    std::vector<double> heights, widths;
+    for (const Blob& b : row) heights.push_back(b.H());
+    double H = Median(heights) - 0.5 * Median(heights) * std::abs(std::tan(angle));
+    for (const Blob& b : row) {
+      if (b.W() > 0.45 * H) widths.push_back(b.W());
+    }
+    SevenSegReading best;
+    for (double slant :
+         {EstimateSlant(mask, row, angle), EstimateSlantByProjection(mask, row, angle), 0.0}) {
+      double W = (widths.empty() ? 0.55 * H : Median(widths)) - std::max(0.0, slant) * H;
+      if (W < 3) continue;
+      std::string text;
+      double conf = 0;
+      for (const Blob& b : row) {
+        bool narrow = b.W() < 0.6 * (W + std::max(0.0, slant) * H);
+        double cx = narrow ? b.x1 - W / 2 - slant * H / 2 : b.cx();
+        DigitRead d = ReadCell(mask, cx, b.cy(), W, H, angle, slant);
+        text += d.digit >= 0 ? static_cast<char>('0' + d.digit) : '?';
+        conf += d.digit >= 0 ? d.confidence : 0;
+      }
+      conf /= n;
+      if (conf > best.confidence) best.digits = text, best.confidence = conf;
+    }
+    if (best.digits.empty()) continue;
+    int x0 = row.front().x0, x1 = row.back().x1, y0 = row.front().y0, y1 = row.front().y1;
+    for (const Blob& b : row) y0 = std::min(y0, b.y0), y1 = std::max(y1, b.y1);
+    best.box =
+        Box{static_cast<int>(x0 / scale), static_cast<int>(y0 / scale),
+            static_cast<int>((x1 - x0 + 1) / scale), static_cast<int>((y1 - y0 + 1) / scale)};
+    best.digit_height = H / scale;
+    out.push_back(best);
+  }
+  std::sort(out.begin(), out.end(), [](const SevenSegReading& a, const SevenSegReading& b) {
+    return a.digit_height > b.digit_height;
+  });
+  return out;
+}
+
+}  // namespace nunchi::extract

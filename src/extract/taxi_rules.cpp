@@ -1,0 +1,88 @@
+#include "taxi_rules.h"
+
+#include <algorithm>
+
+#include "text_rules.h"
+
+namespace nunchi::extract {
+
+bool PlausibleFare(int64_t won, const TaxiRules& rules) {
+  return won % 100 == 0 && won >= rules.base_fare && won <= rules.max_fare;
+}
+
+Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
+                                    const TaxiRules& rules) {
+  Field<int64_t> f;
+  if (rows.empty()) return f;
+  // The main number is the tallest row; smaller rows are distance and time.
+  double tallest = rows.front().digit_height;
+  for (const SevenSegReading& row : rows) {
+    if (row.digit_height < 0.8 * tallest) break;
+    if (row.digits.find('?') != std::string::npos || row.digits.size() > 7) continue;
+    int64_t value = std::stoll(row.digits);
+    bool plausible = PlausibleFare(value, rules);
+    double conf = row.confidence * (plausible ? 1.0 : 0.3);
+    if (f.value && conf <= f.confidence) continue;
+    f.value = value;
+    f.confidence = std::clamp(0.3 + 0.7 * conf, 0.0, 1.0);
+    if (!plausible) f.confidence = std::min(f.confidence, 0.3);
+    f.evidence = Evidence{"seven_segment", row.digits, row.box};
+  }
+  return f;
+}
+
+Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& rules,
+                           CandidateChooser* chooser) {
+  struct Scored {
+    int64_t value;
+    double height;
+    double score;
+    const OcrLine* line;
+  };
+  std::vector<Scored> found;
+  double tallest = 1;
+  for (const OcrLine& line : lines) {
+    std::string norm = NormalizeOcrText(line.text);
+    LabelMatch label = ClassifyAmountLabel(norm);
+    if (label.role == AmountRole::kOther) continue;  // 기본요금, 수수료 ...
+    for (const MoneyToken& t : FindMoney(norm)) {
+      if (!PlausibleFare(t.value, rules)) continue;
+      // The height of the words holding the number.
+      double h = line.box.h;
+      found.push_back({t.value, h, 0, &line});
+      tallest = std::max(tallest, h);
+      found.back().score =
+          (t.won_marked ? 10 : 0) + (t.grouped ? 5 : 0) + (HasLabel(norm, "요금") ? 5 : 0);
+    }
+  }
+  Field<int64_t> f;
+  if (found.empty()) return f;
+  std::vector<Candidate> cands;
+  for (Scored& s : found) {
+    s.score += 100 * s.height / tallest;
+    cands.push_back({std::to_string(s.value), s.score, Evidence{"ocr", s.line->text, s.line->box}});
+  }
+  size_t best = 0;
+  for (size_t i = 1; i < found.size(); ++i) {
+    if (found[i].score > found[best].score) best = i;
+  }
+  double second = 0;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (found[i].value != found[best].value) second = std::max(second, found[i].score);
+  }
+  if (chooser != nullptr && found[best].score - second < 10) {
+    std::string text;
+    for (const OcrLine& l : lines) text += l.text + "\n";
+    if (auto pick = chooser->Choose("taxi_fare", cands, text); pick && *pick < found.size()) {
+      best = *pick;
+    }
+  }
+  const Scored& s = found[best];
+  double margin = std::clamp((s.score - second) / 40.0, 0.0, 1.0);
+  f.value = s.value;
+  f.confidence = std::clamp(0.2 + 0.4 * s.line->confidence + 0.4 * margin, 0.0, 1.0);
+  f.evidence = cands[best].evidence;
+  return f;
+}
+
+}  // namespace nunchi::extract

@@ -1,0 +1,209 @@
+// Normalisation, money, approval numbers, dates and UTF-8 helpers.
+#include "text_rules.h"
+
+#include <regex>
+
+namespace nunchi::extract {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsJoiner(char c) { return c == '-' || c == '/' || c == ':' || c == '*'; }
+bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+const std::string kWon = "₩";
+const std::string kWonSuffix = "원";
+
+bool EndsWith(std::string_view s, size_t end, std::string_view what) {
+  return end >= what.size() && s.substr(end - what.size(), what.size()) == what;
+}
+
+}  // namespace
+
+std::u32string ToU32(std::string_view s) {
+  std::u32string out;
+  for (size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    if (i + len > s.size()) len = 1;
+    char32_t cp = len == 1 ? c : c & (0x3F >> (len - 1));
+    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out += cp;
+    i += len;
+  }
+  return out;
+}
+
+std::string ToUtf8(std::u32string_view s) {
+  std::string out;
+  for (char32_t c : s) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+bool HasHangul(std::string_view s) {
+  for (char32_t c : ToU32(s)) {
+    if (c >= 0xAC00 && c <= 0xD7A3) return true;
+  }
+  return false;
+}
+
+std::string NormalizeOcrText(std::string_view text) {
+  std::u32string out;
+  for (char32_t c : ToU32(text)) {
+    if (c >= 0xFF01 && c <= 0xFF5E) c = c - 0xFF01 + 0x21;  // full-width ASCII
+    if (c == U'\\' || c == 0xFFE6) c = 0x20A9;              // every won sign to ₩
+    if (c == 0x3000 || c == U'\t') c = U' ';
+    if (c == U'，') c = U',';
+    if (c == U' ' && !out.empty() && out.back() == U' ') continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == U' ') out.pop_back();
+  size_t first = out.find_first_not_of(U' ');
+  return ToUtf8(first == std::u32string::npos ? std::u32string() : out.substr(first));
+}
+
+std::vector<MoneyToken> FindMoney(std::string_view s) {
+  std::vector<MoneyToken> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    bool won_letter = i > 0 && (s[i - 1] == 'W' || s[i - 1] == 'w');
+    if (!IsDigit(s[i]) || (i > 0 && (IsDigit(s[i - 1]) || (IsAsciiAlpha(s[i - 1]) && !won_letter) ||
+                                     (s[i - 1] == '.' && i > 1 && IsDigit(s[i - 2]))))) {
+      ++i;
+      continue;
+    }
+    size_t begin = i, j = i;
+    int64_t value = 0;
+    int lead = 0;
+    while (j < s.size() && IsDigit(s[j]) && lead < 12) value = value * 10 + (s[j++] - '0'), ++lead;
+    bool grouped = false;
+    // Thousands groups: ",ddd" or ".ddd"; OCR may add a space or a stray
+    // second mark (",." or ", ").
+    while (j < s.size() && (s[j] == ',' || s[j] == '.') && lead <= 3) {
+      size_t k = j + 1;
+      if (k < s.size() && (s[k] == ' ' || s[k] == ',' || s[k] == '.')) ++k;
+      if (k + 3 > s.size() || !IsDigit(s[k]) || !IsDigit(s[k + 1]) || !IsDigit(s[k + 2])) break;
+      if (k + 3 < s.size() && IsDigit(s[k + 3])) break;
+      value = value * 1000 + (s[k] - '0') * 100 + (s[k + 1] - '0') * 10 + (s[k + 2] - '0');
+      j = k + 3;
+      grouped = true;
+    }
+    size_t end = j;
+    i = j;
+    // Joined to other numbers (dates, phone or card numbers, decimals)?
+    bool joined_after = end + 1 < s.size() &&
+                        (IsJoiner(s[end]) || s[end] == '.' || s[end] == ',') && IsDigit(s[end + 1]);
+    if (end < s.size() && (s[end] == '*' || IsAsciiAlpha(s[end]))) joined_after = true;
+    bool joined_before =
+        begin >= 2 && IsJoiner(s[begin - 1]) && (IsDigit(s[begin - 2]) || s[begin - 2] == '*');
+    if (begin >= 1 && s[begin - 1] == '*') joined_before = true;
+    if (joined_after || joined_before) continue;
+    if (!grouped && lead > 7) continue;  // long bare digit runs are identifiers
+    MoneyToken t;
+    t.value = value;
+    t.grouped = grouped;
+    t.begin = begin;
+    t.end = end;
+    size_t b = begin;
+    while (b > 0 && s[b - 1] == ' ') --b;
+    if (EndsWith(s, b, kWon) || (b > 0 && (s[b - 1] == 'W' || s[b - 1] == 'w'))) {
+      t.won_marked = true;
+      b -= EndsWith(s, b, kWon) ? kWon.size() : 1;
+      t.begin = b;
+      while (b > 0 && s[b - 1] == ' ') --b;
+    }
+    if (b > 0 && s[b - 1] == '-' && (b < 2 || !IsDigit(s[b - 2]))) t.negative = true;
+    size_t a = end;
+    while (a < s.size() && s[a] == ' ') ++a;
+    if (s.substr(a, kWonSuffix.size()) == kWonSuffix) {
+      t.won_marked = true;
+      t.end = a + kWonSuffix.size();
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::optional<std::string> FindApprovalNumber(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (!IsDigit(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && IsDigit(s[j])) ++j;
+    // "승인번호:12345678" is fine; "18:40" or "1234-5678" is not.
+    auto joiner = [&](size_t at, bool before) {
+      char c = s[at];
+      if (c == ':')
+        return before ? at > 0 && IsDigit(s[at - 1]) : at + 1 < s.size() && IsDigit(s[at + 1]);
+      return IsJoiner(c) || c == '.' || c == ',';
+    };
+    bool joined = (i > 0 && joiner(i - 1, true)) || (j < s.size() && joiner(j, false));
+    if (j - i == 8 && !joined) return std::string(s.substr(i, 8));
+    i = j;
+  }
+  return std::nullopt;
+}
+
+std::optional<DateTime> FindDateTime(std::string_view s) {
+  static const std::regex kDate(
+      R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
+  static const std::regex kTime(
+      R"(^ ?(?:일)? ?(?:\([^)]{0,9}\))? ?(오전|오후|AM|PM)? ?(\d{1,2}) ?[:;] ?(\d{2})(?: ?[:;] ?(\d{2}))?)");
+  std::string text(s);
+  for (std::sregex_iterator it(text.begin(), text.end(), kDate), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    size_t at = static_cast<size_t>(m.position(0));
+    if (at > 0 && IsDigit(text[at - 1])) continue;
+    size_t after = at + static_cast<size_t>(m.length(0));
+    std::smatch t;
+    std::string rest = text.substr(after);
+    bool has_time = std::regex_search(rest, t, kTime);
+    // "24/06/2002:41": the day runs straight into the time.
+    if (after < text.size() && IsDigit(text[after]) && !has_time) continue;
+    DateTime dt;
+    dt.year = std::stoi(m[1].str());
+    if (dt.year < 100) dt.year += 2000;
+    dt.month = std::stoi(m[2].str());
+    dt.day = std::stoi(m[3].str());
+    if (dt.month < 1 || dt.month > 12 || dt.day < 1 || dt.day > 31) continue;
+    if (dt.year < 2000 || dt.year > 2099) continue;
+    if (has_time) {
+      int h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
+      int sec = t[4].matched ? std::stoi(t[4].str()) : 0;
+      std::string ampm = t[1].str();
+      if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
+      if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
+      if (h <= 23 && mi <= 59 && sec <= 59) {
+        dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
+      }
+    }
+    return dt;
+  }
+  return std::nullopt;
+}
+
+std::string ToIso(const DateTime& dt) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%04d-%02d-%02dT%02d:%02d:%02d", dt.year, dt.month, dt.day, dt.hour,
+                dt.minute, dt.second);
+  return b;
+}
+
+}  // namespace nunchi::extract

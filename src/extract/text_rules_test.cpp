@@ -1,0 +1,187 @@
+#include "extract/text_rules.h"
+
+#include <gtest/gtest.h>
+
+#include "extract/receipt_rules.h"
+#include "extract/taxi_rules.h"
+
+namespace nunchi::extract {
+namespace {
+
+int64_t OnlyMoney(const std::string& text) {
+  auto money = FindMoney(NormalizeOcrText(text));
+  return money.size() == 1 ? money[0].value : -1;
+}
+
+TEST(TextRules, WonSymbolsAllMeanWon) {
+  for (const char* text : {"12,300원", "₩12,300", "￦12,300", "\\12,300", "12,300 원", "W12,300"}) {
+    auto money = FindMoney(NormalizeOcrText(text));
+    ASSERT_EQ(money.size(), 1u) << text;
+    EXPECT_EQ(money[0].value, 12300) << text;
+    EXPECT_TRUE(money[0].won_marked) << text;
+  }
+  EXPECT_FALSE(FindMoney("12,300")[0].won_marked);
+}
+
+TEST(TextRules, MoneySkipsIdentifiersDatesAndDecimals) {
+  EXPECT_EQ(OnlyMoney("합계 45.900"), 45900);  // OCR read the comma as a period
+  EXPECT_EQ(OnlyMoney("합계 45, 900원"), 45900);
+  EXPECT_EQ(OnlyMoney("이체금액 \\2,806,.800"), 2806800);  // a stray mark
+  EXPECT_TRUE(FindMoney("사업자번호 114-13-17031").empty());
+  EXPECT_TRUE(FindMoney("전화 02-855-8699").empty());
+  EXPECT_TRUE(FindMoney("2026.10.05 10:39:59").empty());
+  EXPECT_TRUE(FindMoney("카드번호 5506-74**-****-1493").empty());
+  EXPECT_TRUE(FindMoney("가맹점번호 0249380739").empty());
+  EXPECT_TRUE(FindMoney("이동거리 22.4km").empty());
+  auto discount = FindMoney(NormalizeOcrText("할인 -1,000"));
+  ASSERT_EQ(discount.size(), 1u);
+  EXPECT_TRUE(discount[0].negative);
+}
+
+TEST(TextRules, ApprovalNumberIsExactlyEightDigits) {
+  EXPECT_EQ(FindApprovalNumber("승인번호: 41749279").value_or(""), "41749279");
+  EXPECT_FALSE(FindApprovalNumber("현금영수증 번호 123456789"));
+  EXPECT_FALSE(FindApprovalNumber("승인번호 1234567"));
+  EXPECT_EQ(FindApprovalNumber("승인 번호:26179678").value_or(""), "26179678");
+  EXPECT_FALSE(FindApprovalNumber("전화 0212-34567890"));
+}
+
+TEST(TextRules, DatesAndTimesInCommonFormats) {
+  struct Case {
+    const char* text;
+    const char* iso;
+  } cases[] = {
+      {"거래일시 2026/11/29 18:40:12", "2026-11-29T18:40:12"},
+      {"2026-11-29 18:40", "2026-11-29T18:40:00"},
+      {"2026.11.29 18:40:12", "2026-11-29T18:40:12"},
+      {"26/11/29 08:05", "2026-11-29T08:05:00"},
+      {"2026년 11월 29일 18:40", "2026-11-29T18:40:00"},
+      {"2026.11.29 오후 6:40", "2026-11-29T18:40:00"},
+      {"2026.11.29 오전 12:05", "2026-11-29T00:05:00"},
+      {"2026-11-29(일) 18:40", "2026-11-29T18:40:00"},
+      {"거래일시 24/06/2002:41", "2024-06-20T02:41:00"},  // OCR lost the space
+  };
+  for (const Case& c : cases) {
+    auto dt = FindDateTime(NormalizeOcrText(c.text));
+    ASSERT_TRUE(dt) << c.text;
+    EXPECT_EQ(ToIso(*dt), c.iso) << c.text;
+  }
+  EXPECT_FALSE(FindDateTime("2026-13-45"));
+}
+
+TEST(TextRules, IssuersNeedCardOrBankContext) {
+  EXPECT_EQ(FindIssuer("카드사: KB국민카드").value_or(""), "KB국민카드");
+  EXPECT_EQ(FindIssuer("신한은행").value_or(""), "신한은행");
+  EXPECT_EQ(FindIssuer("카드종류 롯데카드").value_or(""), "롯데카드");
+  EXPECT_EQ(FindIssuer("비씨카드").value_or(""), "BC카드");
+  EXPECT_FALSE(FindIssuer("서울 강남구 삼성동 123"));
+  EXPECT_FALSE(FindIssuer("신용카드 13,000"));  // not 신한카드
+}
+
+TEST(TextRules, LabelsTolerateOneOcrSlip) {
+  EXPECT_TRUE(HasLabel("승 인 번 호 12345678", "승인번호"));
+  EXPECT_TRUE(HasLabel("승인빈호 12345678", "승인번호"));
+  EXPECT_FALSE(HasLabel("할부", "합계"));
+  EXPECT_EQ(TextAfterLabel("상호: 명동칼국수", "상호"), "명동칼국수");
+}
+
+TEST(TextRules, AmountLabelRoles) {
+  EXPECT_EQ(ClassifyAmountLabel("결제금액").role, AmountRole::kTotal);
+  EXPECT_EQ(ClassifyAmountLabel("받을금액").role, AmountRole::kTotal);
+  EXPECT_EQ(ClassifyAmountLabel("받은금액").role, AmountRole::kTendered);
+  EXPECT_EQ(ClassifyAmountLabel("공급가액").role, AmountRole::kSupply);
+  EXPECT_EQ(ClassifyAmountLabel("부가세").role, AmountRole::kVat);
+  EXPECT_EQ(ClassifyAmountLabel("거스름돈").role, AmountRole::kChange);
+  EXPECT_EQ(ClassifyAmountLabel("할인").role, AmountRole::kDiscount);
+  EXPECT_EQ(ClassifyAmountLabel("상품합계").role, AmountRole::kSubtotal);
+  EXPECT_EQ(ClassifyAmountLabel("합계수량").role, AmountRole::kOther);
+  EXPECT_GT(ClassifyAmountLabel("승인금액").priority, ClassifyAmountLabel("합계").priority);
+}
+
+OcrLine Line(const std::string& text, int y, int h = 20) {
+  OcrLine l;
+  l.text = text;
+  l.box = Box{10, y, 300, h};
+  l.confidence = 0.9f;
+  return l;
+}
+
+TEST(ReceiptRules, TotalLabelsBeatSupplyVatDiscountAndChange) {
+  std::vector<OcrLine> lines = {Line("총구매액 14,000", 0),  Line("할인 -1,000", 30),
+                                Line("받을금액 13,000", 60), Line("공급가액 11,818", 90),
+                                Line("부가세 1,182", 120),   Line("받은금액 50,000", 150),
+                                Line("거스름돈 37,000", 180)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 13000);
+  EXPECT_TRUE(r.vat_consistent);
+  EXPECT_GT(r.amount.confidence, 0.8);
+  EXPECT_EQ(r.amount.evidence.text, "받을금액 13,000");
+}
+
+TEST(ReceiptRules, VatCrossCheckRescuesAnUnreadableTotal) {
+  std::vector<OcrLine> lines = {Line("공급가액 10,000원", 0), Line("부가세 1,000원", 30),
+                                Line("합게금맥 ~~", 60)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 11000);
+  EXPECT_TRUE(VatMatchesSupply(10000, 1000));
+  EXPECT_TRUE(VatMatchesSupply(11818, 1182));
+  EXPECT_FALSE(VatMatchesSupply(10000, 3000));
+}
+
+TEST(ReceiptRules, FieldsFromACardSlip) {
+  std::vector<OcrLine> lines = {
+      Line("신용카드 매출전표", 0, 30),         Line("카드종류 신한카드", 40),
+      Line("거래일시 2026/11/29 18:40:12", 70), Line("승인번호 30012345", 100),
+      Line("합계금액 11,000원", 130),           Line("가맹점명 스타벅스 강남역점", 160),
+      Line("가맹점번호 0012345678", 190)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 11000);
+  EXPECT_EQ(r.issuer.value.value_or(""), "신한카드");
+  EXPECT_EQ(r.paid_at.value.value_or(""), "2026-11-29T18:40:12");
+  EXPECT_EQ(r.approval_number.value.value_or(""), "30012345");
+  EXPECT_EQ(r.merchant.value.value_or(""), "스타벅스 강남역점");
+}
+
+TEST(ReceiptRules, TransferSlipIssuerIsTheSendingBank) {
+  std::vector<OcrLine> lines = {Line("하나은행", 0, 30),
+                                Line("이체일시 2025.05.23 12:53", 40),
+                                Line("받는분 정하늘", 70),
+                                Line("입금은행 기업은행", 100),
+                                Line("이체금액 ₩2,206,000", 130),
+                                Line("수수료 ₩0", 160),
+                                Line("출금후 잔액 ₩2,713,100", 190)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 2206000);
+  EXPECT_EQ(r.issuer.value.value_or(""), "하나은행");
+  EXPECT_EQ(r.merchant.value.value_or(""), "정하늘");
+  EXPECT_FALSE(r.approval_number.value);
+}
+
+TEST(TaxiRules, FarePlausibility) {
+  TaxiRules rules;
+  EXPECT_TRUE(PlausibleFare(4800, rules));
+  EXPECT_TRUE(PlausibleFare(12300, rules));
+  EXPECT_FALSE(PlausibleFare(4700, rules));   // below the Seoul base fare
+  EXPECT_FALSE(PlausibleFare(12350, rules));  // not a multiple of 100
+  EXPECT_FALSE(PlausibleFare(9'000'000, rules));
+}
+
+TEST(TaxiRules, MainNumberBeatsBaseFareAndCounters) {
+  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("12,300원", 40, 70),
+                                Line("이동거리 5.2km", 120), Line("소요시간 18분", 150),
+                                Line("기본요금 4,800원", 180)};
+  Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
+  EXPECT_EQ(fare.value.value_or(0), 12300);
+  EXPECT_EQ(fare.evidence.text, "12,300원");
+}
+
+TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
+  std::vector<SevenSegReading> rows = {{"18500", Box{0, 0, 300, 100}, 100, 0.8},
+                                       {"1234", Box{0, 120, 100, 30}, 30, 0.9}};
+  Field<int64_t> fare = FareFromSevenSegment(rows, TaxiRules{});
+  EXPECT_EQ(fare.value.value_or(0), 18500);
+  EXPECT_EQ(fare.evidence.source, "seven_segment");
+}
+
+}  // namespace
+}  // namespace nunchi::extract

@@ -1,0 +1,28 @@
+// HTTP routes of the image extraction layer (design section 5):
+//   POST /v1/extractions/taxi-fare
+//   POST /v1/extractions/receipt
+// The image comes as multipart/form-data field `image`, or as the raw body
+// (image/jpeg or image/png). Answers JSON with the amount in won, the receipt
+// fields, a confidence and the evidence per field; unreadable uploads get an
+// RFC 9457 problem (application/problem+json) with a stable `code`:
+//   400 MISSING_IMAGE, 413 IMAGE_TOO_LARGE, 415 NOT_AN_IMAGE,
+//   422 IMAGE_TRUNCATED, 422 IMAGE_UNREADABLE, 503 EXTRACTION_UNAVAILABLE.
+// Thread-safety: the handlers run on httplib's worker threads; they share one
+// extract::Extractor (thread-safe, at most two OCR engines at a time) owned by
+// the registered handlers, so it lives as long as the server.
+#pragma once
+
+#include <httplib.h>
+
+#include <cstddef>
+
+namespace nunchi {
+
+struct ExtractLimits {
+  size_t max_bytes = 10 << 20;  // upload size cap
+  int max_pixels = 40'000'000;  // width x height cap, checked before decoding
+};
+
+void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits);
+
+}  // namespace nunchi

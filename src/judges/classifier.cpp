@@ -1,0 +1,71 @@
+#include "judges/classifier.h"
+
+#include <cmath>
+
+#include "judges/features.h"
+
+namespace nunchi::judges {
+namespace {
+
+float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+}  // namespace
+
+Classifier::Classifier(ClassifierModel model) : model_(std::move(model)) { BuildIndex(); }
+
+Classifier::Classifier(const ModelView& view) {
+  model_.feature_ids.assign(view.feature_ids.begin(), view.feature_ids.end());
+  model_.idf.assign(view.idf.begin(), view.idf.end());
+  model_.weights.assign(view.weights.begin(), view.weights.end());
+  for (size_t k = 0; k < kColumns && k < view.bias.size(); ++k) model_.bias[k] = view.bias[k];
+  BuildIndex();
+}
+
+void Classifier::BuildIndex() {
+  row_.assign(kFeatureDim, -1);
+  for (size_t i = 0; i < model_.feature_ids.size(); ++i)
+    row_[model_.feature_ids[i] & (kFeatureDim - 1)] = static_cast<int32_t>(i);
+}
+
+ClassifierPrediction Classifier::Predict(std::string_view text) const {
+  auto counts = CountFeatures(text);
+  std::array<float, kColumns> score = model_.bias;
+  // Sublinear TF times IDF, L2-normalised; unseen features carry no weight.
+  float norm2 = 0;
+  thread_local std::vector<std::pair<int32_t, float>> rows;
+  rows.clear();
+  for (auto [id, n] : counts) {
+    int32_t r = row_[id];
+    if (r < 0) continue;
+    float v = (1.0f + std::log(n)) * model_.idf[r];
+    rows.emplace_back(r, v);
+    norm2 += v * v;
+  }
+  if (norm2 > 0) {
+    float inv = 1.0f / std::sqrt(norm2);
+    for (auto [r, v] : rows) {
+      const float* w = &model_.weights[static_cast<size_t>(r) * kColumns];
+      float x = v * inv;
+      for (size_t k = 0; k < kColumns; ++k) score[k] += w[k] * x;
+    }
+  }
+  ClassifierPrediction p;
+  p.p_relevant = Sigmoid(score[0]);
+  auto pick = [&](size_t first, size_t n, size_t* best, float* prob) {
+    float sum = 0, top = -1;
+    for (size_t k = 0; k < n; ++k) {
+      float s = Sigmoid(score[first + k]);
+      sum += s;
+      if (s > top) top = s, *best = k;
+    }
+    *prob = sum > 0 ? top / sum : 0;
+  };
+  size_t bl = 3, bc = 6;
+  pick(kLevelCol, kAllLevels.size(), &bl, &p.p_level);
+  pick(kCauseCol, kAllCauses.size(), &bc, &p.p_cause);
+  p.level = kAllLevels[bl];
+  p.cause = kAllCauses[bc];
+  return p;
+}
+
+}  // namespace nunchi::judges

@@ -1,0 +1,71 @@
+// The Korean rule judge: lexicon cues for levels (with negation, irony and
+// "I expected X but" handling), waiting times and queue sizes turned into a
+// level, clause-level cues that make a text IRRELEVANT (questions, past or
+// future, another place, adverts, prompt injection, arrival notices,
+// reactions), agreement replies resolved from their parent, and the cause
+// lexicon. Each verdict carries a confidence so a caller knows when to trust it.
+// Rules is immutable after construction; Analyze() is safe from any thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/contract.h"
+
+namespace nunchi::judges {
+
+// What a signal is judged against besides its own text.
+struct RuleContext {
+  const SpotInfo* spot = nullptr;
+  // The judgment of the signal it answers (the previous one in the bundle); null for a post.
+  const Judgment* parent = nullptr;
+  // The cause the post gives the bundle (a comment's MEDIUM/HIGH report inherits it).
+  Cause post_cause = Cause::kNone;
+  std::string post_cause_key;  // the words behind post_cause, for cause texts
+  // The spot's name and description in compact form (text_util.h). Filled from spot
+  // when empty; callers judging many signals of one spot set it once.
+  std::string spot_compact;
+};
+
+// A waiting time or queue size found in a text.
+struct WaitInfo {
+  enum Unit { kMinutes, kTeams, kPeople, kMeters, kTicket, kVehicles } unit = kMinutes;
+  double amount = 0;  // minutes for kMinutes (hours converted)
+  Level level = Level::kUnknown;
+};
+
+struct RuleVerdict {
+  bool decided = false;   // false: the rules have no opinion, ask the classifier
+  float confidence = 0;   // 0..1, meaningful when decided
+  Judgment judgment;      // relevance, level, cause, cause_text; judge/model left empty
+  std::string reason;     // short tag: "injection", "wait", "lexicon", "reply", "past-future", ...
+  std::string cause_key;  // words behind the cause, if any
+  std::optional<WaitInfo> wait;  // the decisive wait/queue figure, if any
+};
+
+// Version recorded on rule judgments.
+inline constexpr std::string_view kRulesVersion = "rules-v1";
+
+class Rules {
+ public:
+  Rules();
+  RuleVerdict Analyze(std::string_view text, const RuleContext& ctx) const;
+
+  // The cause the words of text name, if any (used for a post's context cause too).
+  Cause DetectCause(std::string_view text, std::string* key) const;
+  // True when the text tries to instruct the judge.
+  bool LooksLikeInjection(std::string_view text) const;
+  // True when the text is a bare agreement reply ("저도요", "222") with no report of its own.
+  bool IsAgreementReply(std::string_view text) const;
+
+  struct Index;  // the compiled lexicon (rules.cpp)
+
+ private:
+  const Index* index_;
+};
+
+// True when the spot is an event venue (pop-up, stadium, festival ...).
+bool IsEventSpot(const SpotInfo& spot);
+
+}  // namespace nunchi::judges

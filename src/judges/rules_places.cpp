@@ -1,0 +1,118 @@
+// Other-place detection from the shape of a text: numbered exits and gates,
+// named sides ("… 쪽은") and named places of a kind ("…역은", "…식당은") that
+// the spot's own name and description do not name.
+#include <algorithm>
+#include <string>
+
+#include "judges/rules_scan.h"
+
+namespace nunchi::judges {
+
+using lex::Marker;
+
+namespace {
+bool At(std::string_view s, size_t pos, std::string_view w) {
+  return pos <= s.size() && s.substr(pos).starts_with(w);
+}
+}  // namespace
+
+void ScanNumberedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
+                        ScanHits* hits) {
+  if (!spot) return;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!(t[i] >= '0' && t[i] <= '9') || (i > 0 && t[i - 1] >= '0' && t[i - 1] <= '9')) continue;
+    size_t p = i;
+    while (p < t.size() && t[p] >= '0' && t[p] <= '9') ++p;
+    if (!At(t, p, "번")) continue;
+    for (auto noun : {"출구", "게이트", "출국장", "승강장", "홈", "창구", "검색대", "입구"}) {
+      if (!At(t, p + 3, noun)) continue;
+      // Same place when the spot names the same number ("출국장 3번" vs "3번 출국장").
+      std::string number(t.substr(i, p + 3 - i));
+      if (spot->find(number) == std::string::npos)
+        hits->markers.push_back(
+            {i, p + 3 + std::string_view(noun).size(), Marker::kOtherPlace, c.clause[i]});
+    }
+  }
+}
+
+// "송정 쪽은 한산하대요": a named side or area the spot's own text does not name is
+// another place. Sides of the spot itself (앞쪽, 안쪽, 입구 쪽 when the spot names 입구) are not.
+void ScanSides(std::string_view t, const std::string* spot, const CompactText& c, ScanHits* hits) {
+  if (!spot) return;
+  for (size_t p = t.find("쪽"); p != std::string_view::npos; p = t.find("쪽", p + 3)) {
+    size_t q = p + 3;
+    bool topic = At(t, q, "은") || At(t, q, "엔") || At(t, q, "에는") || At(t, q, "도") ||
+                 (At(t, q, "이") && !At(t, q, "이에") && !At(t, q, "이예")) || At(t, q, "으로는") ||
+                 At(t, q, "끝은") || At(t, q, "에서는");
+    if (!topic || p < 6) continue;
+    size_t a = p - 3;
+    size_t i = a;
+    char32_t last = NextCodePoint(t, i);
+    if (!IsHangulSyllable(last) || c.clause[a] != c.clause[p]) continue;
+    bool own_side = false;
+    for (char32_t s : {U'이', U'앞', U'안', U'뒤', U'위', U'래', U'밑', U'깥', U'밖', U'왼', U'른',
+                       U'양', U'한', U'그', U'간', U'속'})
+      if (last == s) own_side = true;
+    if (own_side) continue;
+    size_t b = a >= 3 ? a - 3 : a;
+    std::string noun(t.substr(b, p - b));
+    if (spot->find(noun) != std::string::npos) continue;
+    hits->markers.push_back({b, q, Marker::kOtherPlace, c.clause[p]});
+  }
+}
+
+// "해운대역은 조금 붐벼요": a named place of a kind (역, 정류장, 식당 …) with a topic
+// particle that the spot's own text does not name is another place. The bare kind ("매장은")
+// refers to the spot.
+void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
+                     ScanHits* hits) {
+  if (!spot) return;
+  static constexpr std::string_view kKinds[] = {
+      "역",     "정류장", "센터",   "공원",   "광장",   "상가",   "식당",   "카페",   "매장",
+      "출구",   "입구",   "게이트", "승강장", "관",     "길",     "홀",     "존",     "구역",
+      "코너",   "편의점", "터미널", "화장실", "리프트", "개찰구", "시장",   "백화점", "몰",
+      "학교",   "마트",   "극장",   "박물관", "해변",   "지점",   "경기장", "수영장", "매표소",
+      "국제선", "국내선", "대교",   "로터리", "쇼룸",   "지하",   "터미널", "출국장"};
+  static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
+                                                  "진짜", "완전", "저희", "우리", "그리고"};
+  // Walk the topic particles and look back for a kind of place right before them.
+  for (size_t q = 0; q + 3 <= t.size(); q += 3) {
+    q = std::min(t.find("은", q), t.find("는", q));
+    if (q == std::string_view::npos) break;
+    if (At(t, q + 3, "데")) continue;  // 는데/은데: a connective
+    size_t end = q;
+    if (end >= 3 && t.substr(end - 3, 3) == "쪽") end -= 3;
+    for (auto kind : kKinds) {
+      if (end < kind.size() || t.substr(end - kind.size(), kind.size()) != kind) continue;
+      size_t p = end - kind.size();
+      // The modifier: syllables before the kind in the same clause, at most four.
+      size_t start = p;
+      for (int n = 0; n < 4 && start >= 3 && c.clause[start - 3] == c.clause[p]; ++n) {
+        size_t probe = start - 3;
+        if (!IsHangulSyllable(NextCodePoint(t, probe))) break;
+        start -= 3;
+      }
+      std::string_view mod = t.substr(start, p - start);
+      for (bool again = true; again;) {
+        again = false;
+        for (auto lead : kLeading)
+          if (mod.starts_with(lead)) mod.remove_prefix(lead.size()), again = true;
+      }
+      if (mod.empty()) break;
+      // "사람 많은 매장은": a relative clause describes the place, it does not name another.
+      size_t last_at = mod.size() - 3;
+      char32_t last = NextCodePoint(mod, last_at);
+      bool adnominal = false;
+      for (char32_t e : {U'는', U'은', U'던', U'한', U'된', U'인', U'운', U'난', U'린', U'긴', U'빈'})
+        adnominal = adnominal || last == e;
+      if (adnominal) break;
+      std::string_view tail = mod.size() > 6 ? mod.substr(mod.size() - 6) : mod;
+      std::string named = std::string(tail) + std::string(kind);
+      if (spot->find(named) == std::string::npos)
+        hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p]});
+      break;
+    }
+  }
+}
+
+}  // namespace nunchi::judges

@@ -1,0 +1,162 @@
+#include "llm/prompt.h"
+
+#include <map>
+
+#include "domain/labels.h"
+#include "llm/prompt_files.h"
+
+namespace nunchi::llm {
+namespace {
+
+PromptTemplate FromEmbedded(const EmbeddedPrompt& e) {
+  return PromptTemplate{e.version, e.system, e.context, e.request};
+}
+
+// Replaces every "{{name}}" in tmpl by its value; unknown placeholders stay.
+std::string Fill(std::string_view tmpl,
+                 std::initializer_list<std::pair<std::string_view, std::string_view>> values) {
+  std::string out;
+  out.reserve(tmpl.size() + 256);
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    size_t open = tmpl.find("{{", i);
+    if (open == std::string_view::npos) break;
+    size_t close = tmpl.find("}}", open + 2);
+    if (close == std::string_view::npos) break;
+    out.append(tmpl.substr(i, open - i));
+    std::string_view name = tmpl.substr(open + 2, close - open - 2);
+    bool found = false;
+    for (const auto& [key, value] : values) {
+      if (key == name) {
+        out.append(value);
+        found = true;
+        break;
+      }
+    }
+    if (!found) out.append(tmpl.substr(open, close + 2 - open));
+    i = close + 2;
+  }
+  out.append(tmpl.substr(i));
+  return out;
+}
+
+// The UTC offset written in an RFC 3339 text ("+09:00", "Z"), in ms; 0 if none.
+TimeMs OffsetMs(std::string_view text) {
+  if (text.size() < 6) return 0;
+  std::string_view tail = text.substr(text.size() - 6);
+  if ((tail[0] != '+' && tail[0] != '-') || tail[3] != ':') return 0;
+  auto digit = [&](size_t k) { return tail[k] >= '0' && tail[k] <= '9' ? tail[k] - '0' : 0; };
+  TimeMs minutes = (digit(1) * 10 + digit(2)) * 60 + digit(4) * 10 + digit(5);
+  return (tail[0] == '-' ? -1 : 1) * minutes * kMinuteMs;
+}
+
+// "HH:MM" of ms in the given offset.
+std::string ClockText(TimeMs ms, TimeMs offset) { return FormatUtc(ms + offset).substr(11, 5); }
+
+// Decodes one code point at s[i]; returns its length (0 if invalid) and sets cp.
+size_t DecodeUtf8(std::string_view s, size_t i, char32_t& cp) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+  for (size_t k = 1; k < n; ++k) {
+    unsigned char cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<PromptTemplate> FindPrompt(std::string_view version) {
+  for (size_t i = 0; i < kEmbeddedPromptCount; ++i) {
+    if (version == kEmbeddedPrompts[i].version) return FromEmbedded(kEmbeddedPrompts[i]);
+  }
+  return std::nullopt;
+}
+
+const PromptTemplate& DefaultPrompt() {
+  static const PromptTemplate prompt = *FindPrompt(kJudgePromptVersion);
+  return prompt;
+}
+
+std::vector<std::string_view> PromptVersions() {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < kEmbeddedPromptCount; ++i) out.emplace_back(kEmbeddedPrompts[i].version);
+  return out;
+}
+
+std::string LocalId(size_t bundle_index) { return "#" + std::to_string(bundle_index + 1); }
+
+std::string_view SharedPrefix(const PromptTemplate& prompt) { return prompt.system; }
+
+std::string SanitizeForPrompt(std::string_view text, size_t max_chars) {
+  std::string out;
+  out.reserve(text.size());
+  size_t chars = 0;
+  bool pending_space = false;
+  for (size_t i = 0; i < text.size() && chars < max_chars;) {
+    char32_t cp = 0;
+    size_t n = DecodeUtf8(text, i, cp);
+    if (n == 0) {  // invalid byte: drop it
+      ++i;
+      continue;
+    }
+    bool space = cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 ||
+                 cp == 0x2029 || cp == 0x3000 || cp == 0xA0;
+    if (space) {
+      pending_space = !out.empty();
+    } else {
+      if (pending_space) {
+        out.push_back(' ');
+        ++chars;
+        pending_space = false;
+        if (chars >= max_chars) break;
+      }
+      out.append(text.substr(i, n));
+      ++chars;
+    }
+    i += n;
+  }
+  return out;
+}
+
+Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemplate& prompt) {
+  const Bundle& bundle = task.bundle;
+  if (task.targets.empty()) return Status(ErrorCode::kInvalidArgument, "no targets to judge");
+  for (size_t k = 0; k < task.targets.size(); ++k) {
+    if (task.targets[k] >= bundle.size() || (k > 0 && task.targets[k] <= task.targets[k - 1])) {
+      return Status(ErrorCode::kInvalidArgument, "targets out of range or not ascending");
+    }
+  }
+  // All clock times in the post's offset, so the thread text never depends on "now".
+  const TimeMs offset = OffsetMs(bundle.post.created_at.text);
+  std::map<std::string, int> authors;  // author_id -> alias number, by first appearance
+  std::string thread;
+  for (size_t i = 0; i < bundle.size(); ++i) {
+    const Signal& s = bundle.at(i);
+    auto [it, inserted] = authors.emplace(s.author_id, static_cast<int>(authors.size()) + 1);
+    thread += LocalId(i) + " u" + std::to_string(it->second) + " " +
+              ClockText(s.created_at.ms, offset) + ": " + SanitizeForPrompt(s.text) + "\n";
+  }
+  RenderedPrompt out;
+  out.version = std::string(prompt.version);
+  out.system = std::string(prompt.system);
+  std::string name = SanitizeForPrompt(task.spot.name, 100);
+  std::string description = SanitizeForPrompt(task.spot.description, 300);
+  if (!thread.empty()) thread.pop_back();  // the template supplies the line break
+  out.context = Fill(prompt.context,
+                     {{"spot_name", name}, {"spot_description", description}, {"thread", thread}});
+  std::string targets;
+  for (size_t index : task.targets) {
+    out.target_ids.push_back(LocalId(index));
+    if (!targets.empty()) targets += ' ';
+    targets += out.target_ids.back();
+  }
+  std::string now = task.analyzed_at > 0 ? ClockText(task.analyzed_at, offset) : "unknown";
+  out.request = Fill(prompt.request, {{"now", now}, {"targets", targets}});
+  return out;
+}
+
+}  // namespace nunchi::llm

@@ -1,0 +1,74 @@
+// Renders a JudgeTask into chat messages with a versioned prompt from
+// prompts/<version>/ (compiled into the binary, see embed_prompts.cmake).
+//
+// Layout, for prefix reuse (DESIGN.md section 4), from most to least shared:
+//   system   the instructions: identical for every request of one version;
+//   context  the spot and the whole bundle in written order, every signal
+//            labelled by a short local id ("#1" is the post, "#2" its first
+//            comment, ...): stable while the backend resends a growing bundle,
+//            because nothing in it depends on analyzed_at or on the targets;
+//   request  "now" and the ids to judge, the only part that changes per call.
+// The user message is context + request. The model answers with the compact
+// object of schema.h keyed by the target ids; output.h parses it.
+//
+// Texts are sanitized (control characters and line breaks become spaces,
+// overlong texts are cut) so that one signal is always one line.
+// Pure functions over immutable data; safe from any thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/status.h"
+#include "judges/judge.h"
+
+namespace nunchi::llm {
+
+inline constexpr std::string_view kJudgePromptVersion = "judge-v1";
+
+// One prompt version as compiled in. Views into static storage.
+struct PromptTemplate {
+  std::string_view version;
+  std::string_view system;
+  std::string_view context;  // {{spot_name}} {{spot_description}} {{thread}}
+  std::string_view request;  // {{now}} {{targets}}
+};
+
+// The prompt of that version, or nullopt when it was not compiled in.
+std::optional<PromptTemplate> FindPrompt(std::string_view version);
+// The default prompt (kJudgePromptVersion); always present.
+const PromptTemplate& DefaultPrompt();
+// Every compiled-in version, in build order.
+std::vector<std::string_view> PromptVersions();
+
+struct RenderedPrompt {
+  std::string version;
+  std::string system;                   // == SharedPrefix(template): cache it once per version
+  std::string context;                  // spot + thread
+  std::string request;                  // now + targets
+  std::vector<std::string> target_ids;  // "#3", ... in task.targets order
+
+  std::string user() const { return context + request; }
+};
+
+// Local id of bundle index i (0 = the post): "#1" for 0, "#2" for 1, ...
+std::string LocalId(size_t bundle_index);
+
+// The text every request of this version starts with (the system message).
+std::string_view SharedPrefix(const PromptTemplate& prompt = DefaultPrompt());
+
+// Longest text of one signal put into the prompt, in code points.
+inline constexpr size_t kMaxSignalChars = 600;
+
+// Renders the task. kInvalidArgument when targets are empty, out of range or
+// not strictly ascending.
+Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task,
+                                         const PromptTemplate& prompt = DefaultPrompt());
+
+// One line of text for the prompt: control characters and line breaks become
+// spaces, runs of spaces collapse, invalid UTF-8 is dropped, at most max_chars.
+std::string SanitizeForPrompt(std::string_view text, size_t max_chars = kMaxSignalChars);
+
+}  // namespace nunchi::llm

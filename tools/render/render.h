@@ -1,0 +1,33 @@
+// Renderer of synthetic, labelled test images for the extraction pipeline:
+// Korean card slips, POS receipts and bank transfer slips, and taxi meters
+// (LED seven-segment panels drawn with fonts-dseg, and app meter screens),
+// with varying fonts, layouts, sizes, noise, blur, rotation and perspective.
+// Deterministic: the same seed gives the same bytes. Needs no network, only
+// the Debian font packages listed in scripts/apt-packages/extract.txt.
+// Thread-safe (each call owns its drawing state).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "truth.h"
+
+namespace nunchi::render {
+
+struct RenderedImage {
+  std::vector<uint8_t> bytes;  // encoded image
+  std::string extension;       // "png" or "jpg"
+  GroundTruth truth;
+};
+
+RenderedImage RenderReceipt(uint64_t seed);
+RenderedImage RenderTaxiMeter(uint64_t seed);
+// Receipt or meter, about half each, chosen by the seed.
+RenderedImage RenderSample(uint64_t seed);
+
+// Writes `count` samples as DIR/NNNN-<layout>.{png,jpg} plus .json truth,
+// creating DIR. Returns false and sets *error on an I/O failure.
+bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error);
+
+}  // namespace nunchi::render
