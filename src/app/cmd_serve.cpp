@@ -91,7 +91,7 @@ int RunServe(const ServeOptions& o) {
     server.Stop();
   });
   std::cerr << "nunchi: listening on http://" << http.host << ":" << *port << " (judge "
-            << (*chain)->judge().name() << ", epoch " << service.Epoch() << ", data "
+            << (*chain)->describe() << ", epoch " << service.Epoch() << ", data "
             << o.data_dir << ")" << std::endl;
   server.Listen();
   pthread_kill(waiter.native_handle(), SIGTERM);

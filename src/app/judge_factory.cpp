@@ -1,49 +1,174 @@
 #include "app/judge_factory.h"
 
+#include <sstream>
+
 #include "judges/default_judge.h"
 #include "judges/router.h"
+#ifdef NUNCHI_HAVE_REMOTE
+#include "engines/remote/remote_judge.h"
+#include "engines/remote/remote_pool.h"
+#endif
+#ifdef NUNCHI_HAVE_LLAMA
+#include "app/llama_chain.h"
+#endif
 
 namespace nunchi {
 namespace {
 
 class Chain : public JudgeChain {
  public:
-  Judge& judge() override { return *top_; }
-  std::vector<std::unique_ptr<Judge>> owned_;
-  Judge* top_ = nullptr;
+  Judge& judge() override { return *router_; }
+  std::string describe() const override { return description_; }
+
+  std::vector<std::shared_ptr<void>> keep_alive_;  // engines the judges point into
+  std::vector<std::shared_ptr<Judge>> judges_;
+  std::unique_ptr<judges::Router> router_;
+  std::string description_;
 };
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+#ifdef NUNCHI_HAVE_REMOTE
+Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry* metrics) {
+  auto kind = remote::ParseBackendKind(o.backend);
+  if (!kind) return Status(ErrorCode::kInvalidArgument, "unknown --backend '" + o.backend + "'");
+  std::vector<std::shared_ptr<remote::RemoteJudge>> members;
+  for (size_t i = 0; i < o.base_urls.size(); ++i) {
+    remote::RemoteOptions ro;
+    ro.name = o.base_urls.size() == 1 ? o.backend : o.backend + "-" + std::to_string(i + 1);
+    ro.base_url = o.base_urls[i];
+    ro.model = o.remote_model;
+    ro.kind = *kind;
+    ro.api_key_env = o.api_key_env;
+    ro.api_key_file = o.api_key_file;
+    ro.timeout = std::chrono::milliseconds(o.remote_timeout_ms);
+    ro.max_concurrency = o.remote_concurrency;
+    ro.stream = o.remote_stream;
+    auto judge = remote::RemoteJudge::Create(ro);
+    if (!judge.ok()) return judge.status();
+    std::shared_ptr<remote::RemoteJudge> shared = std::move(judge).value();
+    if (metrics) {
+      std::weak_ptr<remote::RemoteJudge> weak = shared;
+      Labels labels = {{"backend", ro.name}, {"model", ro.model}, {"prompt_version", ro.prompt_version}};
+      metrics->OnRender([weak, labels](MetricsRegistry& m) {
+        auto j = weak.lock();
+        if (!j) return;
+        const remote::RemoteStats& s = j->stats();
+        auto set = [&](const char* name, const char* help, uint64_t v) {
+          m.Gauge(name, help).Set(labels, double(v));
+        };
+        set("nunchi_remote_calls_total", "Remote judge calls.", s.calls);
+        set("nunchi_remote_attempts_total", "HTTP exchanges with the model server.", s.attempts);
+        set("nunchi_remote_retries_total", "Attempts after the first.", s.retries);
+        set("nunchi_remote_http_errors_total", "Non-2xx answers.", s.http_errors);
+        set("nunchi_remote_rate_limited_total", "429/503 answers.", s.rate_limited);
+        set("nunchi_remote_timeouts_total", "Calls cut at their deadline.", s.timeouts);
+        set("nunchi_remote_loops_stopped_total", "Streams cut by the degeneration guard.",
+            s.degenerations);
+        set("nunchi_remote_length_stops_total", "Answers that hit the token cap.", s.length_stops);
+        set("nunchi_remote_degenerations_total",
+            "Answers that hit the token cap with a repeating tail (Dharma).", s.cap_degenerations);
+        set("nunchi_remote_invalid_answers_total", "Answers failing every target.",
+            s.invalid_answers);
+        set("nunchi_remote_breaker_rejections_total", "Calls refused by the open breaker.",
+            s.breaker_rejections);
+      });
+    }
+    members.push_back(std::move(shared));
+  }
+  if (members.size() == 1) return std::shared_ptr<Judge>(members[0]);
+  auto policy = o.pool_policy == "round-robin" ? remote::PoolPolicy::kRoundRobin
+                                               : remote::PoolPolicy::kLeastBusy;
+  return std::shared_ptr<Judge>(std::make_shared<remote::RemotePool>(o.backend, members, policy));
+}
+#endif
 
 }  // namespace
 
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
-  cmd->add_option("--judge", o->judge,
-                  "default (rules + classifier), rules, classifier, or llm (model first, "
-                  "default judge as fallback)")
+  cmd->add_option("--route,--judge", o->route,
+                  "Judges in order, comma-separated: llama, remote, default "
+                  "(auto: the configured ones, default last)")
       ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
   cmd->add_option("--ctx-size", o->ctx_size, "llama.cpp context size")->capture_default_str();
-  cmd->add_option("--backend", o->backend,
-                  "Remote model server kind: openai, vllm, llama-server");
-  cmd->add_option("--base-url", o->base_url, "Remote model server URL (http://host:port)");
+  cmd->add_option("--parallel", o->parallel, "llama.cpp sequences decoded together")
+      ->capture_default_str();
+  cmd->add_option("--prefix-cache-dir", o->cache_dir, "Where saved prefix states live");
+  cmd->add_flag("!--no-prefix-reuse", o->prefix_reuse, "Recompute every prompt from scratch");
+  cmd->add_option("--backend", o->backend, "Remote model server kind: openai, vllm, llama-server")
+      ->capture_default_str();
+  cmd->add_option("--base-url", o->base_urls,
+                  "Remote server root incl. /v1 (repeat for a pool of servers)");
   cmd->add_option("--remote-model", o->remote_model, "Model name on the remote server");
   cmd->add_option("--api-key-env", o->api_key_env, "Environment variable holding the API key")
+      ->capture_default_str();
+  cmd->add_option("--api-key-file", o->api_key_file, "File holding the API key");
+  cmd->add_option("--remote-timeout-ms", o->remote_timeout_ms, "Longest one remote judgment may take")
+      ->capture_default_str();
+  cmd->add_option("--remote-concurrency", o->remote_concurrency, "Requests in flight per server")
+      ->capture_default_str();
+  cmd->add_option("--remote-stream", o->remote_stream, "Stream answers (SSE) through the guard")
+      ->capture_default_str();
+  cmd->add_option("--pool-policy", o->pool_policy, "least-busy or round-robin")
       ->capture_default_str();
 }
 
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
                                                    MetricsRegistry* metrics) {
-  (void)metrics;
   auto chain = std::make_unique<Chain>();
-  auto def = std::make_unique<judges::DefaultJudge>();
-  Judge* fallback = def.get();
-  chain->owned_.push_back(std::move(def));
-  if (o.judge == "default") {
-    chain->top_ = fallback;
-  } else {
-    return Status(ErrorCode::kInvalidArgument, "unknown judge '" + o.judge + "'");
+  std::vector<std::string> route = Split(o.route);
+  if (o.route == "auto") {
+    route.clear();
+    if (!o.model_path.empty()) route.push_back("llama");
+    if (!o.base_urls.empty()) route.push_back("remote");
+    route.push_back("default");
   }
+  std::string desc;
+  for (const std::string& name : route) {
+    std::shared_ptr<Judge> judge;
+    if (name == "default") {
+      judge = std::make_shared<judges::DefaultJudge>();
+    } else if (name == "remote") {
+#ifdef NUNCHI_HAVE_REMOTE
+      if (o.base_urls.empty())
+        return Status(ErrorCode::kInvalidArgument, "route 'remote' needs --base-url");
+      auto r = MakeRemote(o, metrics);
+      if (!r.ok()) return r.status();
+      judge = *r;
+#else
+      return Status(ErrorCode::kInvalidArgument, "this build has no remote backends");
+#endif
+    } else if (name == "llama") {
+#ifdef NUNCHI_HAVE_LLAMA
+      if (o.model_path.empty())
+        return Status(ErrorCode::kInvalidArgument, "route 'llama' needs --model FILE.gguf");
+      auto r = MakeLlamaJudge(o, metrics);
+      if (!r.ok()) return r.status();
+      chain->keep_alive_.push_back(r->engine);
+      judge = r->judge;
+#else
+      return Status(ErrorCode::kInvalidArgument, "this build has no llama.cpp engine");
+#endif
+    } else {
+      return Status(ErrorCode::kInvalidArgument,
+                    "unknown judge '" + name + "' in --route (llama, remote, default)");
+    }
+    desc += (desc.empty() ? "" : " > ") + std::string(judge->name());
+    chain->judges_.push_back(std::move(judge));
+  }
+  if (chain->judges_.empty()) return Status(ErrorCode::kInvalidArgument, "--route is empty");
+  chain->router_ = std::make_unique<judges::Router>(chain->judges_, "router");
+  chain->description_ = desc;
   return std::unique_ptr<JudgeChain>(std::move(chain));
 }
 

@@ -1,7 +1,8 @@
 // Builds the judge chain a command asked for: the in-process LLM and remote
 // model servers when configured, always ending in the embedded default judge
-// (prefilter, Korean rules, classifier), composed by the router. Owns nothing
-// global; the returned object owns every judge in the chain.
+// (prefilter, Korean rules, classifier), composed by the router in the order
+// given by --route. The returned chain owns every judge and engine in it, and
+// registers their counters with the metrics registry.
 #pragma once
 
 #include <memory>
@@ -17,27 +18,40 @@
 namespace nunchi {
 
 struct JudgeOptions {
-  // "default" (rules + classifier), "rules", "classifier", or "llm" (the
-  // configured model first, default judge as fallback).
-  std::string judge = "default";
-  std::string model_path;  // --model FILE.gguf: in-process llama.cpp
+  // Order of the judges the router asks; unknown or unconfigured names are an
+  // error. "auto": llama (if --model) > remote (if --base-url) > default.
+  std::string route = "auto";
+  // In-process llama.cpp.
+  std::string model_path;  // --model FILE.gguf
   int threads = 0;         // llama.cpp threads (0: all cores)
-  int ctx_size = 8192;
-  // Remote OpenAI-compatible backends (--backend KIND --base-url URL --remote-model NAME).
-  std::string backend;  // "", "openai", "vllm", "llama-server"
-  std::string base_url;
+  int ctx_size = 16384;
+  int parallel = 16;       // sequences decoded together
+  std::string cache_dir;   // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
+  bool prefix_reuse = true;
+  // Remote OpenAI-compatible backends; several --base-url make a pool.
+  std::string backend = "openai";  // openai, vllm, llama-server
+  std::vector<std::string> base_urls;
   std::string remote_model;
   std::string api_key_env = "NUNCHI_API_KEY";
+  std::string api_key_file;
+  int remote_timeout_ms = 20'000;
+  int remote_concurrency = 4;
+  bool remote_stream = true;
+  std::string pool_policy = "least-busy";  // or round-robin
 };
 
-// Adds --judge, --model, --threads, --ctx-size, --backend, --base-url,
-// --remote-model, --api-key-env to a subcommand.
+// Adds the judge flags (--route, --model, --threads, --ctx-size, --parallel,
+// --prefix-cache-dir, --no-prefix-reuse, --backend, --base-url,
+// --remote-model, --api-key-env, --api-key-file, --remote-timeout-ms,
+// --remote-concurrency, --remote-stream, --pool-policy) to a subcommand.
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* opts);
 
 class JudgeChain {
  public:
   virtual ~JudgeChain() = default;
   virtual Judge& judge() = 0;
+  // Human-readable description, e.g. "llama(model.gguf) > default".
+  virtual std::string describe() const = 0;
 };
 
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& opts,

@@ -231,7 +231,8 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
   Row(os, "deadline misses (> 50 s)", std::to_string(s.deadline_misses));
   Row(os, "spots OK / FAILED", std::to_string(s.spots_ok) + " / " + std::to_string(s.spots_failed));
   Row(os, "errors / state resets", std::to_string(s.errors) + " / " + std::to_string(s.resets));
-  Row(os, "signals sent as new", std::to_string(s.signals));
+  Row(os, "signals sent as new / judged / reused",
+      std::to_string(s.signals) + " / " + Opt(s.judged) + " / " + Opt(s.reused));
   Row(os, "backlog grows",
       std::string(s.backlog_grows ? "YES" : "no") + " (queue slope " + F(s.queue_slope, 4) +
           "/cycle, lag slope " + F(s.lag_slope, 4) + " s/cycle)");

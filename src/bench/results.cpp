@@ -65,6 +65,8 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
     AddFigure(&s.tokens_forced, c.tokens.forced);
     AddFigure(&s.tokens_reused, c.tokens.reused);
     AddFigure(&s.degenerations, c.tokens.degenerations);
+    AddFigure(&s.judged, c.judged);
+    AddFigure(&s.reused, c.reused);
   }
   if (lat.empty()) return s;
   s.p50 = Percentile(lat, 50);
@@ -184,6 +186,8 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                    {"queue_before", Num(r.queue_before)},
                    {"queue_after", Num(r.queue_after)},
                    {"judge_calls", Num(r.judge_calls)},
+                   {"signals_judged", Num(r.judged)},
+                   {"signals_reused", Num(r.reused)},
                    {"tokens_prefilled", Num(r.tokens.prefilled)},
                    {"tokens_generated", Num(r.tokens.generated)},
                    {"tokens_forced", Num(r.tokens.forced)},
@@ -200,7 +204,8 @@ std::string ToCsv(const std::vector<CycleResult>& cycles) {
   std::ostringstream os;
   os << "index,ticks,start_lag_s,latency_s,http_status,reset,cold,spots_ok,spots_failed,"
         "new_signals,bundle_signals,request_bytes,pending_after,queue_before,queue_after,"
-        "judge_calls,tokens_prefilled,tokens_generated,tokens_forced,prefix_tokens_reused,"
+        "judge_calls,signals_judged,signals_reused,tokens_prefilled,tokens_generated,tokens_forced,"
+        "prefix_tokens_reused,"
         "degeneration_events,error\n";
   auto num = [](double v) { return v < 0 ? std::string() : std::to_string(v); };
   for (const auto& r : cycles) {
@@ -211,9 +216,10 @@ std::string ToCsv(const std::vector<CycleResult>& cycles) {
        << r.http_status << ',' << r.reset << ',' << r.cold << ',' << r.spots_ok << ','
        << r.spots_failed << ',' << r.new_signals << ',' << r.bundle_signals << ','
        << r.request_bytes << ',' << r.pending_after << ',' << num(r.queue_before) << ','
-       << num(r.queue_after) << ',' << num(r.judge_calls) << ',' << num(r.tokens.prefilled) << ','
-       << num(r.tokens.generated) << ',' << num(r.tokens.forced) << ',' << num(r.tokens.reused)
-       << ',' << num(r.tokens.degenerations) << ',' << err << '\n';
+       << num(r.queue_after) << ',' << num(r.judge_calls) << ',' << num(r.judged) << ','
+       << num(r.reused) << ',' << num(r.tokens.prefilled) << ',' << num(r.tokens.generated) << ','
+       << num(r.tokens.forced) << ',' << num(r.tokens.reused) << ',' << num(r.tokens.degenerations)
+       << ',' << err << '\n';
   }
   return os.str();
 }

@@ -47,6 +47,8 @@ struct CycleResult {
   int pending_after = 0;                       // signals the backend still has to send as new
   double queue_before = -1, queue_after = -1;  // nunchi_judge_queue_depth
   double judge_calls = -1;                     // delta of nunchi_judge_calls_total
+  double judged = -1;  // delta of nunchi_signals_total{disposition="judged"}
+  double reused = -1;  // delta of nunchi_signals_total{disposition="reused"}
   TokenFigures tokens;
   Series deltas;  // every counter delta
   std::string error;
@@ -66,6 +68,7 @@ struct Summary {
   int recover_max = -1;
   double tokens_prefilled = -1, tokens_generated = -1, tokens_forced = -1, tokens_reused = -1;
   double degenerations = -1;
+  double judged = -1, reused = -1;  // signals judged by a judge, reused from the store
 };
 
 Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s);

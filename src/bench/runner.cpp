@@ -197,6 +197,18 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     r.deltas = CounterDeltas(before, after);
     r.judge_calls = SumOf(r.deltas, "nunchi_judge_calls_total");
     r.tokens = ClassifyTokens(r.deltas);
+    if (o.naive)
+      r.judged = SumOf(r.deltas, "nunchi_bench_naive_calls_total");
+    else if (auto it = r.deltas.find("nunchi_signals_total{disposition=\"judged\"}");
+             it != r.deltas.end())
+      r.judged = it->second;
+    else if (!after.empty())
+      r.judged = 0;
+    if (auto it = r.deltas.find("nunchi_signals_total{disposition=\"reused\"}");
+        it != r.deltas.end())
+      r.reused = it->second;
+    else if (!after.empty())
+      r.reused = 0;
     cycles->push_back(std::move(r));
     Progress(o, next, load.cycles, *cycles);
   }

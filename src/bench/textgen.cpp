@@ -90,7 +90,7 @@ const std::vector<S> kEnd = {"",
                              "...",
                              " 참고하세요",
                              " ㄷㄷ",
-                             "요 참고",
+                             " 참고요",
                              " 오실 분들 참고하세요",
                              " 헐",
                              " ^^",
@@ -124,26 +124,23 @@ const std::vector<S> kReply = {"저도요",        "여기도 똑같아요",    
                                "정보 고마워요", "저는 반대편인데 비슷해요",  "ㄹㅇ",
                                "완전 동의"};
 
-const std::vector<S> kTail = {"사진 찍으려다 포기했어요.",
-                              "친구랑 약속 있어서 왔는데 후회 중.",
-                              "안내 방송이 계속 나와요.",
-                              "경찰도 몇 분 서 계세요.",
-                              "편의점도 줄이 길어요.",
-                              "출구 쪽 계단이 제일 막혀요.",
-                              "아이 데려오시는 분들은 조심하세요.",
-                              "유모차는 못 지나가요.",
-                              "직원분이 번호표 나눠주고 있어요.",
-                              "바람이 많이 불어요.",
-                              "그래도 회전은 빠른 편이에요.",
-                              "반대쪽 입구로 돌아가는 게 나아요.",
-                              "버스정류장까지 줄이 이어져요.",
-                              "건너편에서 보니 더 심해 보여요.",
-                              "음악 소리가 여기까지 들려요.",
-                              "카드 결제만 된대요.",
-                              "안쪽 벤치는 비어 있어요.",
-                              "한 시간 전이랑은 완전 달라요."};
+// Details that fit any level, and details that fit only a busy spot.
+const std::vector<S> kTail = {"사진 찍으려다 포기했어요.",    "안내 방송이 계속 나와요.",
+                              "경찰도 몇 분 서 계세요.",      "아이 데려오시는 분들은 조심하세요.",
+                              "바람이 많이 불어요.",          "음악 소리가 여기까지 들려요.",
+                              "카드 결제만 된대요.",          "한 시간 전이랑은 완전 달라요.",
+                              "직원분이 안내해 주고 있어요.", "화장실은 2층에 있어요."};
+const std::vector<S> kBusyTail = {
+    "친구랑 약속 있어서 왔는데 후회 중.", "편의점도 줄이 길어요.",
+    "출구 쪽 계단이 제일 막혀요.",        "유모차는 못 지나가요.",
+    "직원분이 번호표 나눠주고 있어요.",   "그래도 회전은 빠른 편이에요.",
+    "반대쪽 입구로 돌아가는 게 나아요.",  "버스정류장까지 줄이 이어져요.",
+    "건너편에서 보니 더 심해 보여요."};
+const std::vector<S> kQuietTail = {"안쪽 벤치는 비어 있어요.",   "지금 오시면 바로 들어가요.",
+                                   "점원분들도 한가해 보여요.",  "평소보다 훨씬 조용해요.",
+                                   "비 와서 다들 안 왔나 봐요.", "창가 자리도 남았어요."};
 
-const std::vector<S> kTimes = {"오후 {}시쯤", "{}시 반", "{}시 넘어서", "저녁 {}시", "아침 {}시"};
+const std::vector<S> kTimes = {"오후 {}시쯤", "{}시 반쯤", "{}시 조금 넘어서", "오후 {}시 기준"};
 
 std::string Fill(const S& pattern, int n) {
   S out = pattern;
@@ -177,12 +174,14 @@ size_t TextGen::CodePoints(const std::string& s) {
 int TextGen::Uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
 bool TextGen::Chance(double p) { return std::bernoulli_distribution(p)(rng_); }
 
-std::string TextGen::Report(bool post, const std::string& place) {
-  int level = Uniform(0, 9);  // 0-3 HIGH, 4-6 MEDIUM, 7-9 LOW
+std::string TextGen::Report(bool post, const std::string& place, int level) {
+  if (level < 0) level = Uniform(0, 9);  // 0-3 HIGH, 4-6 MEDIUM, 7-9 LOW
+  const bool busy = level < 7;
   S s;
   if (post && Chance(0.5)) s += place + " ";
   s += Pick(kWhere);
-  if (Chance(0.55)) {
+  // Busy reports often say why; quiet ones now and then (the weather).
+  if (busy && Chance(0.55)) {
     int c = Uniform(0, 4);
     const auto& bank = c == 0   ? kCauseEvent
                        : c == 1 ? kCausePeak
@@ -190,13 +189,16 @@ std::string TextGen::Report(bool post, const std::string& place) {
                        : c == 3 ? kCauseConstruction
                                 : kCauseWeather;
     s += Pick(bank) + " ";
+  } else if (!busy && Chance(0.1)) {
+    s += Pick(kQuietTail) + " ";
   }
-  s += level < 4 ? Pick(kHigh) : level < 7 ? Pick(kMedium) : Pick(kLow);
-  if (level < 7 && Chance(0.5)) {
+  s += level < 4 ? Pick(kHigh) : busy ? Pick(kMedium) : Pick(kLow);
+  if (busy && Chance(0.5)) {
     int minutes = level < 4 ? Uniform(30, 120) : Uniform(5, 20);
     s += ", " + Fill(Pick(kWait), minutes);
   }
-  if (Chance(0.3)) s += ". " + Pick(kTail);
+  if (Chance(0.3))
+    s += ". " + (Chance(0.5) ? Pick(kTail) : busy ? Pick(kBusyTail) : Pick(kQuietTail));
   s += Pick(kEnd);
   return s;
 }
@@ -217,8 +219,9 @@ std::string TextGen::Reply() {
 std::string TextGen::LongPost(const std::string& place) {
   size_t target = static_cast<size_t>(Uniform(200, 500));
   S s = place + " " + Fill(Pick(kTimes), Uniform(1, 11)) + " 상황 공유합니다. ";
+  const int level = Uniform(0, 9);  // one situation per post, told at length
   while (CodePoints(s) < target) {
-    s += Chance(0.6) ? Report(false, place) + ". " : Pick(kTail) + " ";
+    s += Chance(0.6) ? Report(false, place, level) + ". " : Pick(kTail) + " ";
   }
   return CutCodePoints(s, target);
 }
@@ -226,8 +229,8 @@ std::string TextGen::LongPost(const std::string& place) {
 std::string TextGen::Unique(std::string text) {
   // A repeat is varied by endings, then by a time, then by a count that
   // never repeats, until it is new. Long texts are cut first to stay <= 500.
-  if (CodePoints(text) > 470) text = CutCodePoints(text, 470);
-  const std::string base = text;
+  if (CodePoints(text) > 500) text = CutCodePoints(text, 500);
+  const std::string base = CodePoints(text) > 480 ? CutCodePoints(text, 480) : text;
   for (int attempt = 0; !seen_.insert(text).second; ++attempt) {
     if (attempt < 4) {
       text += Pick(kEnd);
@@ -236,7 +239,7 @@ std::string TextGen::Unique(std::string text) {
     } else {
       text = base + " " + std::to_string(++counter_) + "번째 확인";
     }
-    if (CodePoints(text) > 500) text = base;
+    if (CodePoints(text) > 500) text = base + " " + std::to_string(++counter_);
   }
   return text;
 }

@@ -31,7 +31,7 @@ class TextGen {
   static size_t CodePoints(const std::string& s);
 
  private:
-  std::string Report(bool post, const std::string& place);
+  std::string Report(bool post, const std::string& place, int level = -1);
   std::string Chatter(const std::string& place);
   std::string Reply();
   std::string LongPost(const std::string& place);

@@ -1,6 +1,8 @@
 #include "extractor.h"
 
 #include <chrono>
+#include <future>
+#include <optional>
 
 #include "ocr.h"
 #include "receipt_rules.h"
@@ -19,6 +21,31 @@ std::string JoinLines(const std::vector<OcrLine>& lines) {
   return text;
 }
 
+struct BoxDeleter {
+  void operator()(::Box* b) const { boxDestroy(&b); }
+};
+std::unique_ptr<::Box, BoxDeleter> PixBox(int x, int y, int w, int h) {
+  return std::unique_ptr<::Box, BoxDeleter>(boxCreate(x, y, w, h));
+}
+
+// The row within `range` of `mid` with the least ink (none for a clean cut),
+// or -1 if every row there crosses text.
+int BlankRowNear(Pix* gray, int mid, int range) {
+  int w = pixGetWidth(gray), h = pixGetHeight(gray), wpl = pixGetWpl(gray);
+  l_uint32* data = pixGetData(gray);
+  int best = -1, best_ink = w;
+  for (int d = 0; d <= range; ++d) {
+    for (int y : {mid - d, mid + d}) {
+      if (y <= 0 || y >= h) continue;
+      int ink = 0;
+      for (int x = 0; x < w; ++x) ink += GET_DATA_BYTE(data + y * wpl, x) < 128;
+      if (ink < best_ink) best_ink = ink, best = y;
+      if (ink == 0) return y;
+    }
+  }
+  return best_ink <= 2 ? best : -1;
+}
+
 }  // namespace
 
 Extractor::Extractor(ExtractorOptions options)
@@ -32,7 +59,26 @@ Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb) {
   if (!prepared.image) return std::vector<OcrLine>{};
   Expected<OcrPool::Lease> lease = pool_->Acquire();
   if (auto* e = std::get_if<ExtractError>(&lease)) return *e;
-  std::vector<OcrWord> words = std::get<OcrPool::Lease>(lease)->Recognize(prepared);
+  OcrPool::Lease& first = std::get<OcrPool::Lease>(lease);
+  Pix* image = prepared.image.get();
+  std::vector<OcrWord> words;
+  // Tall pages: read the two halves at once on two engines (one per core),
+  // cut at a blank row so that no text line is split.
+  int w = pixGetWidth(image), h = pixGetHeight(image);
+  int cut = options_.split_ocr && h > 500 ? BlankRowNear(image, h / 2, h / 6) : -1;
+  std::optional<OcrPool::Lease> second = cut > 0 ? pool_->TryAcquire() : std::nullopt;
+  if (second) {
+    PixPtr top(pixClipRectangle(image, PixBox(0, 0, w, cut).get(), nullptr));
+    PixPtr bottom(pixClipRectangle(image, PixBox(0, cut, w, h - cut).get(), nullptr));
+    auto lower = std::async(std::launch::async, [&] { return (*second)->Recognize(bottom.get()); });
+    words = first->Recognize(top.get());
+    for (OcrWord& word : lower.get()) {
+      word.box.y += cut;
+      words.push_back(std::move(word));
+    }
+  } else {
+    words = first->Recognize(image);
+  }
   // Rows are found in the deskewed image, then boxes go back to the upload.
   std::vector<OcrLine> lines = GroupIntoLines(std::move(words));
   for (OcrLine& line : lines) {

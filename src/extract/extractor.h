@@ -26,6 +26,7 @@ struct ExtractorOptions {
   PrepareOptions prepare;               // OCR preprocessing
   std::string language = "kor";         // Tesseract language data
   int max_engines = 2;                  // concurrent OCR engines (about one per core)
+  bool split_ocr = true;                // read a tall page's halves on two engines at once
   double seven_segment_accept = 0.6;    // confidence above which OCR is skipped
   CandidateChooser* chooser = nullptr;  // optional LLM judge (not owned)
 };

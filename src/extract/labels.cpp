@@ -42,7 +42,8 @@ int BestMatch(const std::u32string& text, const std::u32string& label, size_t* e
   return best;
 }
 
-int Allowed(size_t label_len) { return label_len <= 2 ? 0 : 1; }
+// Short labels must match exactly: 총금액 is one slip from 량금액 (수량 금액).
+int Allowed(size_t label_len) { return label_len <= 3 ? 0 : 1; }
 
 struct RoleLabel {
   const char* label;

@@ -31,10 +31,10 @@ std::unique_ptr<OcrEngine> OcrEngine::Create(const std::string& language, std::s
   return std::unique_ptr<OcrEngine>(new OcrEngine(std::move(api)));
 }
 
-std::vector<OcrWord> OcrEngine::Recognize(const PreparedImage& image) {
+std::vector<OcrWord> OcrEngine::Recognize(Pix* image) {
   std::vector<OcrWord> words;
-  if (!image.image) return words;
-  api_->SetImage(image.image.get());
+  if (image == nullptr) return words;
+  api_->SetImage(image);
   api_->SetSourceResolution(300);
   if (api_->Recognize(nullptr) != 0) return words;
   std::unique_ptr<tesseract::ResultIterator> it(api_->GetIterator());
@@ -83,6 +83,25 @@ Expected<OcrPool::Lease> OcrPool::Acquire() {
     return ExtractError{InputError::kEngineFailure, error};
   }
   return Lease(this, std::move(engine));
+}
+
+std::optional<OcrPool::Lease> OcrPool::TryAcquire() {
+  std::unique_lock lock(mu_);
+  if (!idle_.empty()) {
+    auto engine = std::move(idle_.back());
+    idle_.pop_back();
+    return Lease(this, std::move(engine));
+  }
+  if (created_ >= max_engines_) return std::nullopt;
+  ++created_;
+  lock.unlock();
+  std::string error;
+  auto engine = OcrEngine::Create(language_, &error);
+  if (engine) return Lease(this, std::move(engine));
+  lock.lock();
+  --created_;
+  cv_.notify_one();
+  return std::nullopt;
 }
 
 void OcrPool::Return(std::unique_ptr<OcrEngine> engine) {

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ class OcrEngine {
   static std::unique_ptr<OcrEngine> Create(const std::string& language, std::string* error);
   ~OcrEngine();
 
-  // Words of a prepared image, with boxes in prepared-image coordinates.
-  std::vector<OcrWord> Recognize(const PreparedImage& image);
+  // Words of an 8 bpp image, with boxes in its coordinates.
+  std::vector<OcrWord> Recognize(Pix* image);
 
  private:
   explicit OcrEngine(std::unique_ptr<tesseract::TessBaseAPI> api);
@@ -55,6 +56,9 @@ class OcrPool {
   // Blocks while all engines are lent. Fails with kEngineFailure when the
   // language data is missing.
   Expected<Lease> Acquire();
+  // An engine only if one is idle or may still be created; never blocks on
+  // other callers (it may load the language data).
+  std::optional<Lease> TryAcquire();
 
  private:
   void Return(std::unique_ptr<OcrEngine> engine);

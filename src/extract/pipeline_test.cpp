@@ -2,7 +2,10 @@
 // reader and end-to-end accuracy with a fixed seed.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "extract/extractor.h"
 #include "extract/sevenseg.h"
@@ -119,6 +122,36 @@ TEST(Pipeline, EndToEndOnRenderedImages) {
   for (const auto& [amount, n] : amounts) most_common = std::max(most_common, n);
   EXPECT_LT(most_common, total / 4);
   EXPECT_GE(hit, total * 3 / 4) << hit << "/" << total;
+}
+
+TEST(Pipeline, CommittedRenderedSet) {
+  Extractor extractor(ExtractorOptions{});
+  int hit = 0, total = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(NUNCHI_EXTRACT_TESTDATA)) {
+    if (entry.path().extension() != ".jpg") continue;
+    auto read = [](const std::filesystem::path& p) {
+      std::ifstream in(p, std::ios::binary);
+      std::ostringstream s;
+      s << in.rdbuf();
+      return s.str();
+    };
+    std::filesystem::path truth_path = entry.path();
+    auto truth = render::TruthFromJson(read(truth_path.replace_extension(".json")));
+    ASSERT_TRUE(truth) << entry.path();
+    std::string bytes = read(entry.path());
+    std::optional<int64_t> got;
+    if (truth->kind == render::DocKind::kTaxi) {
+      auto r = extractor.TaxiFare(bytes);
+      if (auto* v = std::get_if<TaxiFareResult>(&r)) got = v->amount.value;
+    } else {
+      auto r = extractor.Receipt(bytes);
+      if (auto* v = std::get_if<ReceiptResult>(&r)) got = v->amount.value;
+    }
+    ++total;
+    hit += got == truth->amount;
+  }
+  ASSERT_GE(total, 20);
+  EXPECT_GE(hit, total * 17 / 20) << hit << "/" << total;
 }
 
 }  // namespace

@@ -195,7 +195,7 @@ PreparedImage PrepareForOcr(Pix* input, const PrepareOptions& opt) {
   double angle = 0;
   if (opt.deskew) {
     l_float32 deg = 0, conf = 0;
-    if (pixFindSkew(bin.get(), &deg, &conf) == 0 && conf > 1.5f && std::abs(deg) > 0.3f) {
+    if (pixFindSkew(bin.get(), &deg, &conf) == 0 && conf > 0.8f && std::abs(deg) > 0.2f) {
       angle = deg * M_PI / 180;
       PixPtr rotated(pixRotate(gray.get(), static_cast<l_float32>(angle), L_ROTATE_AREA_MAP,
                                L_BRING_IN_WHITE, 0, 0));

@@ -16,6 +16,15 @@ struct AmountCandidate {
   size_t line = 0;
 };
 
+// Same number of digits, at most one of them different.
+bool OneDigitApart(int64_t a, int64_t b) {
+  std::string x = std::to_string(a), y = std::to_string(b);
+  if (x.size() != y.size()) return false;
+  int diff = 0;
+  for (size_t i = 0; i < x.size(); ++i) diff += x[i] != y[i];
+  return diff <= 1;
+}
+
 Evidence OcrEvidence(const OcrLine& line) { return Evidence{"ocr", line.text, line.box}; }
 
 std::string JoinText(const std::vector<OcrLine>& lines) {
@@ -95,25 +104,44 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   }
   for (AmountCandidate& c : totals) {
     if (supply && vat && supply->value + vat->value == c.value) {
-      c.score += 20, c.cross_checked = true;
+      c.score += 30, c.cross_checked = true;
     }
     if (tendered && change && tendered->value - change->value == c.value) {
-      c.score += 20, c.cross_checked = true;
+      c.score += 30, c.cross_checked = true;
     }
     if (subtotal && discount && subtotal->value - discount->value == c.value) c.score += 10;
     for (const AmountCandidate& o : totals) {
       if (&o != &c && o.value == c.value && o.role != c.role) c.score += 5;
     }
   }
-  if (supply && vat && VatMatchesSupply(supply->value, vat->value)) {
-    r->vat_consistent = std::any_of(totals.begin(), totals.end(), [&](const AmountCandidate& c) {
-      return c.value == supply->value + vat->value;
+  // Unlabelled amounts: the largest and the most repeated is most likely the
+  // total (item prices are smaller, and the total is printed several times).
+  int64_t largest = 1;
+  for (const AmountCandidate& c : totals) largest = std::max(largest, c.value);
+  for (AmountCandidate& c : totals) {
+    if (c.role == AmountRole::kNone) c.score += 8.0 * static_cast<double>(c.value) / largest;
+    if (c.value < 100) c.score -= 50;  // a stray digit, not a receipt total
+  }
+  double best_labelled = 0;
+  for (const AmountCandidate& c : totals) {
+    if (c.role == AmountRole::kTotal) best_labelled = std::max(best_labelled, c.score);
+  }
+  auto rescue = [&](int64_t value, size_t line) {
+    bool seen = std::any_of(totals.begin(), totals.end(),
+                            [&](const AmountCandidate& c) { return c.value == value; });
+    if (seen || value <= 0) return;
+    // A labelled total one digit away is an OCR slip of this sum: beat it.
+    bool near_miss = std::any_of(totals.begin(), totals.end(), [&](const AmountCandidate& c) {
+      return c.role == AmountRole::kTotal && OneDigitApart(c.value, value);
     });
-    if (totals.empty() || !r->vat_consistent) {
-      // No readable total: supply value + VAT stands in for it.
-      totals.push_back({supply->value + vat->value, AmountRole::kTotal, 50, true, vat->line});
-      r->vat_consistent = true;
-    }
+    totals.push_back({value, AmountRole::kTotal, near_miss ? best_labelled + 2 : 50, true, line});
+  };
+  if (supply && vat && VatMatchesSupply(supply->value, vat->value)) {
+    // No readable total, or a misread one: supply value + VAT stands in.
+    rescue(supply->value + vat->value, vat->line);
+  }
+  if (tendered && change && tendered->value > change->value) {
+    rescue(tendered->value - change->value, change->line);
   }
   if (totals.empty()) return;
   std::vector<Candidate> cands;
@@ -130,6 +158,8 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
     if (i != best && totals[i].value != c.value && totals[i].score > c.score - 5) strength -= 0.2;
   }
   r->amount.value = c.value;
+  r->vat_consistent = supply && vat && supply->value + vat->value == c.value &&
+                      VatMatchesSupply(supply->value, vat->value);
   r->amount.confidence = std::clamp(0.3 * lines[c.line].confidence + 0.7 * strength, 0.0, 1.0);
   r->amount.evidence = OcrEvidence(lines[c.line]);
 }

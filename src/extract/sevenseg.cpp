@@ -22,7 +22,8 @@ struct Blob {
   double cy() const { return (y0 + y1) / 2.0; }
 };
 
-// Lit-segment mask: bright and saturated pixels well above the panel level.
+// Lit-segment mask: bright, saturated (red, green, amber or blue LED) pixels
+// well above the panel level.
 Mask LitMask(Pix* rgb) {
   Mask m;
   m.w = pixGetWidth(rgb), m.h = pixGetHeight(rgb);
@@ -36,7 +37,8 @@ Mask LitMask(Pix* rgb) {
       extractRGBValues(data[y * wpl + x], &r, &g, &b);
       int mx = std::max({r, g, b}), mn = std::min({r, g, b});
       double sat = mx > 0 ? (mx - mn) / static_cast<double>(mx) : 0;
-      int v = static_cast<int>(mx * (0.5 + 0.5 * sat));
+      // LED segments are saturated colours; white UI text is not.
+      int v = sat < 0.3 ? 0 : static_cast<int>(mx * (0.5 + 0.5 * sat));
       lit[y * m.w + x] = v;
       ++hist[v];
     }

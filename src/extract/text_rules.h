@@ -50,7 +50,7 @@ std::optional<std::string> FindIssuer(std::string_view normalized);
 // text, ignoring spaces (Sellers' algorithm on code points).
 int LabelDistance(std::string_view text, std::string_view label);
 // True when the text holds the label with at most one error (none for
-// labels of two characters or fewer).
+// labels of three characters or fewer).
 bool HasLabel(std::string_view text, std::string_view label);
 
 // What an amount on a line labelled so means on a receipt.

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "judges/eval.h"
+
 namespace nunchi::judges {
 namespace {
 
@@ -61,6 +65,20 @@ TEST(DefaultJudgeTest, ClassifierAnswersWhatTheRulesCannot) {
   JudgeOutput out = judge.JudgeBundle(t);
   ASSERT_TRUE(out[1].ok());
   EXPECT_FALSE(out[1]->judge.empty());
+}
+
+// A small probe written by hand, apart from the training generator (testdata/probe-own.jsonl).
+TEST(DefaultJudgeTest, HandWrittenProbe) {
+  std::ifstream in(NUNCHI_PROBE_DATA);
+  ASSERT_TRUE(in) << NUNCHI_PROBE_DATA;
+  auto bundles = ReadBundlesJsonl(in);
+  ASSERT_TRUE(bundles.ok());
+  DefaultJudge judge;
+  EvalReport r = Evaluate(judge, *bundles);
+  EXPECT_GE(r.relevance_accuracy, 0.85) << EvalReportText(r);
+  EXPECT_GE(r.level_accuracy_on_relevant, 0.85) << EvalReportText(r);
+  EXPECT_EQ(r.high_judged_low, 0u);
+  EXPECT_EQ(r.injections_judged_irrelevant, r.injections.size());
 }
 
 }  // namespace

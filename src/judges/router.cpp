@@ -11,6 +11,17 @@ Router::Router(std::vector<std::shared_ptr<Judge>> judges, std::string name)
   for (size_t k = 0; k <= judges_.size(); ++k) answered_[k] = 0;
 }
 
+namespace {
+std::vector<std::shared_ptr<Judge>> Borrow(const std::vector<Judge*>& judges) {
+  std::vector<std::shared_ptr<Judge>> out;
+  for (Judge* j : judges) out.emplace_back(std::shared_ptr<Judge>(), j);  // aliasing, no ownership
+  return out;
+}
+}  // namespace
+
+Router::Router(const std::vector<Judge*>& judges, std::string name)
+    : Router(Borrow(judges), std::move(name)) {}
+
 bool Router::Ready() const {
   for (const auto& j : judges_)
     if (j && j->Ready()) return true;

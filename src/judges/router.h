@@ -19,6 +19,8 @@ namespace nunchi::judges {
 class Router : public Judge {
  public:
   explicit Router(std::vector<std::shared_ptr<Judge>> judges, std::string name = "router");
+  // Non-owning: the caller keeps the judges alive as long as the router.
+  explicit Router(const std::vector<Judge*>& judges, std::string name = "router");
 
   std::string_view name() const override { return name_; }
   JudgeOutput JudgeBundle(const JudgeTask& task) override;

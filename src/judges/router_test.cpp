@@ -87,6 +87,14 @@ TEST(RouterTest, NamesUnsignedJudgmentsAndReportsLastError) {
   EXPECT_EQ(r.unanswered(), 1u);
 }
 
+TEST(RouterTest, BorrowsJudges) {
+  FakeJudge a("a", [](size_t) { return false; });
+  FakeJudge b("b", [](size_t) { return true; });
+  Router r(std::vector<Judge*>{&a, &b});
+  JudgeOutput out = r.JudgeBundle(Task(0));
+  EXPECT_EQ(out[0]->judge, "b");
+}
+
 TEST(RouterTest, NoReadyJudgeIsUnavailable) {
   auto down = std::make_shared<FakeJudge>(
       "llm", [](size_t) { return true; }, false);

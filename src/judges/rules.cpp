@@ -194,7 +194,7 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
 
   // "많은지 적은지 애매": a clause that says it cannot tell voids its own level words.
   for (const auto& u : hits.levels)
-    if (u.level == Level::kUnknown && !u.dropped)
+    if (u.level == Level::kUnknown && !u.dropped && u.weight > 0)
       for (auto& h : hits.levels)
         if (h.clause == u.clause && h.level != Level::kUnknown) h.dropped = true;
   // "자리 많아요", "여유 많음": plenty of room is quiet, not crowded.
@@ -205,6 +205,9 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
     for (std::string_view room : {"자리", "여유", "좌석", "빈"})
       if (before.find(room) != std::string_view::npos) h.level = Level::kLow;
   }
+
+  for (auto& h : hits.levels)
+    if (h.weight <= 0) h.dropped = true;  // neutral phrases (lexicon weight 0)
 
   // Expectation ("…줄 알았는데") and sarcasm ("…는 개뿔") void the cues before them.
   for (const auto& m : hits.markers) {

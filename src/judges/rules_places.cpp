@@ -103,7 +103,8 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       size_t last_at = mod.size() - 3;
       char32_t last = NextCodePoint(mod, last_at);
       bool adnominal = false;
-      for (char32_t e : {U'는', U'은', U'던', U'한', U'된', U'인', U'운', U'난', U'린', U'긴', U'빈'})
+      for (char32_t e :
+           {U'는', U'은', U'던', U'한', U'된', U'인', U'운', U'난', U'린', U'긴', U'빈'})
         adnominal = adnominal || last == e;
       if (adnominal) break;
       std::string_view tail = mod.size() > 6 ? mod.substr(mod.size() - 6) : mod;

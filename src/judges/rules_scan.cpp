@@ -85,6 +85,8 @@ bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue
   if (cue.pat == "통제" && pos >= 6 && t.substr(pos - 6, 6) == "입장") return true;
   if (cue.pat == "방송" && pos >= 6 && t.substr(pos - 6, 6) == "안내") return true;
   if (cue.pat == "사고" && At(t, pos + 6, "싶")) return true;
+  if (cue.pat == "날씨" && (At(t, pos + 6, "는") || At(t, pos + 6, "은")))
+    return true;  // 날씨는 맑아요
   return false;
 }
 

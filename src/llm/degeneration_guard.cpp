@@ -24,6 +24,7 @@ DegenerationGuard::DegenerationGuard(DegenerationOptions options) : options_(opt
   options_.min_repeats = std::max<size_t>(2, options_.min_repeats);
   ring_.assign(options_.max_period, 0);
   run_.assign(options_.max_period + 1, 0);
+  whitespace_.assign(options_.whitespace_window, 0);
 }
 
 void DegenerationGuard::Reset() {
@@ -31,6 +32,8 @@ void DegenerationGuard::Reset() {
   std::fill(run_.begin(), run_.end(), 0);
   n_ = 0;
   whitespace_run_ = 0;
+  std::fill(whitespace_.begin(), whitespace_.end(), 0);
+  whitespace_in_window_ = 0;
   pending_.clear();
   tripped_.reset();
 }
@@ -42,6 +45,11 @@ bool DegenerationGuard::Qualifies(size_t period, size_t span) const {
 
 void DegenerationGuard::Push(uint32_t unit, bool whitespace) {
   whitespace_run_ = whitespace ? whitespace_run_ + 1 : 0;
+  if (!whitespace_.empty()) {
+    uint8_t& slot = whitespace_[n_ % whitespace_.size()];
+    whitespace_in_window_ += (whitespace ? 1 : 0) - slot;
+    slot = whitespace ? 1 : 0;
+  }
   const size_t size = ring_.size();
   for (size_t p = 1; p <= options_.max_period; ++p) {
     bool same = n_ >= p && ring_[(n_ - p) % size] == unit;
@@ -108,6 +116,12 @@ std::optional<TailRepeat> DegenerationGuard::CurrentRepeat() const {
 std::optional<TailRepeat> DegenerationGuard::QualifyingRepeat() const {
   if (options_.max_whitespace_run > 0 && whitespace_run_ > options_.max_whitespace_run) {
     return TailRepeat{1, whitespace_run_};  // padding: a run of the whitespace class
+  }
+  const size_t window = whitespace_.size();
+  if (window > 0 && n_ >= window &&
+      static_cast<double>(whitespace_in_window_) >=
+          options_.whitespace_max_share * static_cast<double>(window)) {
+    return TailRepeat{1, window};  // padding spread over short gaps
   }
   for (size_t p = options_.min_period; p <= options_.max_period; ++p) {
     size_t span = run_[p] + p;

@@ -20,10 +20,12 @@
 //    run never reaches min_repeats copies across items. (A format without
 //    per-item ids would need the structure excluded; ours has them by design.)
 // Whitespace padding: a JSON-schema grammar that allows free whitespace lets
-// a weak model pad with a random mix of spaces, tabs and newlines, which is
-// not periodic. Text input therefore also trips on a run of more than
-// max_whitespace_run whitespace code points (reported as period 1); pretty-
-// printed JSON never has more than a dozen in a row.
+// a weak model pad every gap with a random mix of spaces, tabs and newlines
+// (llama.cpp's JSON grammar allows up to 22 per gap), which is not periodic.
+// Text input therefore also trips when more than max_whitespace_run
+// whitespace code points come in a row, or when at least
+// whitespace_max_share of the last whitespace_window code points are
+// whitespace (reported as period 1). Pretty-printed JSON stays under half.
 // Under the grammar of schema.h only the cause text is free, so a loop is
 // bounded; the guard matters most for remote streams and ungrammared output
 // (whitespace padding, a sentence repeated until the token cap).
@@ -53,15 +55,19 @@ struct DegenerationOptions {
   size_t min_span = 24;        // units the repeating tail must cover ...
   size_t short_period = 2;     // ... except for blocks up to this long,
   size_t short_min_span = 48;  // which must cover this many units
-  // Text only: trip on more whitespace code points in a row than this (0: off).
+  // Text only: trip on more whitespace code points in a row than this (0: off),
   size_t max_whitespace_run = 0;
+  // or on whitespace making up at least this share of the last
+  // whitespace_window code points (window 0: off).
+  size_t whitespace_window = 0;
+  double whitespace_max_share = 0.75;
 
   // Defaults for token ids (a Korean token is about 1.4 characters).
   static DegenerationOptions ForTokens() { return {}; }
   // Defaults for text pieces, counted in code points.
-  static DegenerationOptions ForText() { return {1, 96, 3, 48, 2, 64, 24}; }
+  static DegenerationOptions ForText() { return {1, 96, 3, 48, 2, 64, 24, 64, 0.75}; }
   // Looser thresholds for the end-of-generation check at the token cap.
-  static DegenerationOptions ForCap() { return {1, 64, 2, 16, 2, 24, 16}; }
+  static DegenerationOptions ForCap() { return {1, 64, 2, 16, 2, 24, 16, 48, 0.75}; }
 };
 
 struct TailRepeat {
@@ -100,8 +106,10 @@ class DegenerationGuard {
   std::vector<uint32_t> ring_;  // the last max_period units
   std::vector<size_t> run_;     // run_[p]: trailing count of u[i] == u[i-p]
   size_t n_ = 0;
-  size_t whitespace_run_ = 0;  // trailing whitespace code points (text input)
-  std::string pending_;        // bytes of a code point split across AddText calls
+  size_t whitespace_run_ = 0;        // trailing whitespace code points (text input)
+  std::vector<uint8_t> whitespace_;  // whether each of the last window units was
+  size_t whitespace_in_window_ = 0;
+  std::string pending_;  // bytes of a code point split across AddText calls
   std::optional<TailRepeat> tripped_;
 };
 

@@ -63,6 +63,15 @@ TEST(DegenerationGuardTest, TripsOnIrregularWhitespacePadding) {
   EXPECT_TRUE(guard.AddText(padding));
   EXPECT_EQ(guard.loop()->period, 1u);
   EXPECT_TRUE(IsCapDegeneration(true, R"({"#2":{"r":)" + padding));
+  // What it produced with gaps capped at 22 whitespace characters each.
+  std::string gaps = R"({"#2":)";
+  for (int i = 0; i < 4; ++i) {
+    gaps += "\n" + std::string(20, '\t') + R"({"r":)" + "\n\n" + std::string(8, '\t') + " " +
+            std::string(8, '\t') + "  " + R"("IRRELEVANT"},)";
+  }
+  DegenerationGuard gapped(DegenerationOptions::ForText());
+  EXPECT_TRUE(gapped.AddText(gaps));
+  EXPECT_TRUE(IsCapDegeneration(true, gaps.substr(0, gaps.rfind('"'))));
   // Pretty-printed JSON and spaces inside cause texts are fine.
   DegenerationGuard pretty(DegenerationOptions::ForText());
   EXPECT_FALSE(

@@ -139,7 +139,8 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             state->task.spot = spot.info;
             state->task.bundle = b;
             state->task.analyzed_at = req.analyzed_at.ms;
-            state->task.deadline = deadline;
+            state->task.deadline =
+                deadline - options_.answer_margin - options_.fallback_reserve;
             state->task.request_id = request_id;
           }
           waits[s].push_back(Wait{state, state->ids.size()});

@@ -36,6 +36,9 @@ struct ServiceOptions {
   TimeMs retention_ms = 24 * 60 * kMinuteMs;
   // Time kept back from the deadline to aggregate and answer.
   std::chrono::milliseconds answer_margin{250};
+  // Judges are told to finish this much earlier still, so that a fallback
+  // judge (the router's last, fast one) can answer what a model missed.
+  std::chrono::milliseconds fallback_reserve{500};
   RequestLimits limits;
 };
 

@@ -16,7 +16,7 @@ from phrases import (SPOTS, LEVEL_PHRASES, CAUSE_PHRASES, UNKNOWN_PHRASES, QUEST
                      ADS, INJECTIONS, ARRIVALS, PAST_PHRASES, FUTURE_PHRASES, OTHER_PLACE_LEVEL,
                      IRONY, NEGATION_LOW, NEG_MEDIUM, REPLIES_AGREE, INTROS, ADVICE, FILLERS,
                      EXPECT_THEN, CLOSERS, NOW_PREFIX, LOW_CAUSE, OPINIONS, ENGLISH, HEDGES,
-                     QUEUE_REACH, LANDMARKS, STUCK, CLOCK, CLOCKS, HEARSAY, ELSEWHERE)
+                     QUEUE_REACH, LANDMARKS, STUCK, CLOCK, CLOCKS, HEARSAY, ELSEWHERE, TIPS)
 
 SEED = 20261130
 rng = random.Random(SEED)
@@ -170,7 +170,9 @@ def fix_josa(t):
 
 def irrelevant(spot, kind=None):
     kind = kind or rng.choice(["q", "q", "react", "react", "ad", "inj", "arr", "past", "future",
-                               "other", "other", "opinion", "opinion", "elsewhere"])
+                               "other", "other", "opinion", "opinion", "elsewhere", "tip", "tip"])
+    if kind == "tip":
+        return rng.choice(TIPS)
     if kind == "opinion":
         return rng.choice(OPINIONS)
     if kind == "elsewhere":
@@ -292,7 +294,7 @@ def make_bundle(idx):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 900
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     out = []
     i = 0
     while len(out) < n:

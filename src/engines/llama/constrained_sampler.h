@@ -2,9 +2,11 @@
 // a GBNF grammar (llama.cpp's grammar sampler), and finds the text the grammar
 // forces next so the engine can feed it without sampling it token by token.
 //
-// Sampling checks the unconstrained choice against the grammar first and only
-// masks the whole vocabulary when that choice is rejected (the grammar pass
-// over 151k tokens is the expensive part of a step).
+// The grammar pass over a 151k vocabulary is the expensive part of a step, so
+// sampling avoids it: where the grammar allows only a few first bytes (enum
+// values, punctuation) only the tokens starting with those bytes are masked;
+// elsewhere the unconstrained choice is checked first and the vocabulary is
+// masked only when the grammar rejects it.
 //
 // Forced text: the grammar is probed with the single-byte tokens of the
 // vocabulary (and the end-of-generation tokens); while exactly one byte is
@@ -22,17 +24,10 @@
 #include <vector>
 
 #include "domain/status.h"
+#include "engines/llama/sampling.h"
 #include "llama-cpp.h"
 
 namespace nunchi::llama {
-
-struct SamplingParams {
-  float temperature = 0.0f;  // <= 0: greedy
-  int top_k = 40;
-  float top_p = 0.95f;
-  float repeat_penalty = 1.0f;  // 1: off
-  uint32_t seed = 1;
-};
 
 // Per-model tables the sampler needs, built once per engine.
 struct VocabInfo {
@@ -40,6 +35,7 @@ struct VocabInfo {
   int32_t n_vocab = 0;
   std::array<llama_token, 256> byte_token{};  // token whose text is exactly that byte, or -1
   std::vector<llama_token> eog;               // end-of-generation tokens
+  std::array<std::vector<llama_token>, 256> by_first_byte;  // non-empty pieces, by first byte
 
   static VocabInfo Build(const llama_vocab* vocab);
   std::string Piece(llama_token t) const;
@@ -72,7 +68,18 @@ class ConstrainedSampler {
   ConstrainedSampler(const VocabInfo* info, llama_sampler_ptr grammar, llama_sampler_ptr chain);
   void Fill(const float* logits);
 
+  // Runs the sampling chain on arr and returns its choice.
+  llama_token Pick(llama_token_data_array* arr);
+  // The unconstrained choice broke the grammar: choose again among allowed tokens.
+  llama_token Resample(const float* logits);
+
   const VocabInfo* info_;
+  // The first bytes the grammar allows in its current state (from the last
+  // probe of TakeForced), valid until the next accept.
+  std::array<bool, 256> allowed_bytes_{};
+  int allowed_count_ = 0;
+  bool eog_allowed_ = false;
+  bool probe_valid_ = false;
   llama_sampler_ptr grammar_;  // null when unconstrained
   llama_sampler_ptr chain_;    // penalties, top-k/top-p/temperature, then greedy or dist
   std::vector<llama_token_data> cur_;

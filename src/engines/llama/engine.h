@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "domain/status.h"
-#include "engines/llama/constrained_sampler.h"
+#include "engines/llama/sampling.h"
 #include "llm/degeneration_guard.h"
 
 namespace nunchi::llama {

@@ -101,11 +101,12 @@ TEST(LlamaJudge, TwoHundredRandomBundlesAllAnswerInShape) {
   EXPECT_GT(c.prefill_reused, 0u);  // the instructions, at least
   std::printf(
       "[judge] %d answers; prefill computed %llu reused %llu; generated %llu forced %llu; "
-      "decode calls %llu; loops %llu retries %llu degenerations %llu\n",
+      "decode calls %llu; full grammar passes %llu; loops %llu retries %llu degenerations %llu\n",
       answers.load(), (unsigned long long)c.prefill_computed, (unsigned long long)c.prefill_reused,
       (unsigned long long)c.generated, (unsigned long long)c.forced,
-      (unsigned long long)c.decode_calls, (unsigned long long)c.loops_stopped,
-      (unsigned long long)c.retries, (unsigned long long)c.degenerations);
+      (unsigned long long)c.decode_calls, (unsigned long long)c.grammar_full_passes,
+      (unsigned long long)c.loops_stopped, (unsigned long long)c.retries,
+      (unsigned long long)c.degenerations);
 }
 
 TEST(LlamaJudge, DeadlineFailsEveryTargetAndLateJudgmentsAreDelivered) {

@@ -165,7 +165,10 @@ ChatAttempt ChatClient::Exchange(const ChatRequest& request, Deadline deadline) 
   SseReader sse;
   bool done = false;
   bool bad_chunk = false;
+  bool any_event = false;
+  std::string raw;  // the body while no event has come: a server may ignore "stream"
   auto on_data = [&](std::string_view data) {
+    any_event = true;
     if (data == "[DONE]") {
       done = true;  // read on to the end so the connection can be reused
       return true;
@@ -190,7 +193,10 @@ ChatAttempt ChatClient::Exchange(const ChatRequest& request, Deadline deadline) 
     return true;
   };
   if (options_.stream) {
-    http.on_body = [&](std::string_view bytes) { return sse.Feed(bytes, on_data); };
+    http.on_body = [&](std::string_view bytes) {
+      if (!any_event && raw.size() + bytes.size() <= kMaxResponseBytes) raw.append(bytes);
+      return sse.Feed(bytes, on_data);
+    };
   }
 
   HttpResponse response = http_->Post(http);
@@ -226,7 +232,8 @@ ChatAttempt ChatClient::Exchange(const ChatRequest& request, Deadline deadline) 
     a.detail = "HTTP " + std::to_string(response.status) + ": " + ErrorSummary(response.body);
     return a;
   }
-  if (!options_.stream) {
+  if (!options_.stream || !any_event) {  // answered whole (with or without being asked to)
+    if (options_.stream) response.body = std::move(raw);
     ChatAttempt whole = ReadWhole(response);
     whole.retry_after = response.retry_after;
     return whole;

@@ -142,6 +142,15 @@ TEST(RemoteStreamTest, TokenCapWithoutRepetitionIsInvalidOutput) {
   EXPECT_EQ(judge->stats().cap_degenerations.load(), 0u);
 }
 
+TEST(RemoteStreamTest, AServerThatIgnoresStreamIsStillRead) {
+  FakeOpenAiServer server([](const httplib::Request&, httplib::Response& res) {
+    res.set_content(CompletionBody(kGoodAnswer), "application/json");
+  });
+  auto out = MakeJudge(OptionsFor(server, /*stream=*/true))->JudgeBundle(MakeTask());
+  ASSERT_TRUE(out[0].ok()) << out[0].status().ToString();
+  EXPECT_EQ(out[0]->level, Level::kHigh);
+}
+
 TEST(RemoteStreamTest, CircuitBreakerOpensAndHalfOpens) {
   std::atomic<bool> healthy{false};
   FakeOpenAiServer server([&](const httplib::Request&, httplib::Response& res) {
