@@ -50,6 +50,13 @@ CMAKE_FLAGS=(
   -DLLAMA_BUILD_UI=OFF
   -DLLAMA_USE_PREBUILT_UI=OFF
 )
+# GGML_NATIVE=ON compiles for this CPU, but some virtual machines advertise AMX
+# without letting a process use its tiles: ggml's AMX kernels (quantized
+# matmuls) then die with SIGILL. AMX is left out; AVX-512/VNNI stay.
+if [[ "$(uname -m)" == x86_64 ]]; then
+  CMAKE_FLAGS+=("-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+    "-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+fi
 CXX_ID=$( (${CXX:-c++} --version 2>/dev/null || true) | head -n1)
 FLAGS_HASH=$(printf '%s\n' "${CMAKE_FLAGS[@]}" "$CXX_ID" "$(uname -m)" | sha256sum | cut -c1-10)
 

@@ -1,5 +1,6 @@
 #include "app/judge_factory.h"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "judges/default_judge.h"
@@ -47,6 +48,8 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
     ro.model = o.remote_model;
     ro.kind = *kind;
     ro.api_key_env = o.api_key_env;
+    if (ro.api_key_env.empty() && o.api_key_file.empty() && std::getenv("NUNCHI_API_KEY"))
+      ro.api_key_env = "NUNCHI_API_KEY";
     ro.api_key_file = o.api_key_file;
     ro.timeout = std::chrono::milliseconds(o.remote_timeout_ms);
     ro.max_concurrency = o.remote_concurrency;
@@ -62,7 +65,7 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
         if (!j) return;
         const remote::RemoteStats& s = j->stats();
         auto set = [&](const char* name, const char* help, uint64_t v) {
-          m.Gauge(name, help).Set(labels, double(v));
+          m.Counter(name, help).Set(labels, double(v));
         };
         set("nunchi_remote_calls_total", "Remote judge calls.", s.calls);
         set("nunchi_remote_attempts_total", "HTTP exchanges with the model server.", s.attempts);
@@ -110,8 +113,7 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--base-url", o->base_urls,
                   "Remote server root incl. /v1 (repeat for a pool of servers)");
   cmd->add_option("--remote-model", o->remote_model, "Model name on the remote server");
-  cmd->add_option("--api-key-env", o->api_key_env, "Environment variable holding the API key")
-      ->capture_default_str();
+  cmd->add_option("--api-key-env", o->api_key_env, "Environment variable holding the API key (default: NUNCHI_API_KEY if set)");
   cmd->add_option("--api-key-file", o->api_key_file, "File holding the API key");
   cmd->add_option("--remote-timeout-ms", o->remote_timeout_ms, "Longest one remote judgment may take")
       ->capture_default_str();

@@ -32,7 +32,7 @@ struct JudgeOptions {
   std::string backend = "openai";  // openai, vllm, llama-server
   std::vector<std::string> base_urls;
   std::string remote_model;
-  std::string api_key_env = "NUNCHI_API_KEY";
+  std::string api_key_env;  // "": NUNCHI_API_KEY when it is set, else no key
   std::string api_key_file;
   int remote_timeout_ms = 20'000;
   int remote_concurrency = 4;

@@ -3,10 +3,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "bench/html_report.h"
@@ -26,6 +28,15 @@ std::string Host() {
   uname(&u);
   return model + ", " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " CPUs, " + u.sysname +
          " " + u.release;
+}
+
+// This process's command line, arguments joined by spaces.
+std::string CommandLine() {
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::replace(all.begin(), all.end(), '\0', ' ');
+  while (!all.empty() && all.back() == ' ') all.pop_back();
+  return all;
 }
 
 bool WriteFile(const std::string& path, const std::string& text, std::string* error) {
@@ -116,6 +127,7 @@ int RunBenchCommand(BenchArgs args) {
     return 2;
   }
   args.conditions.host = Host();
+  args.conditions.command = CommandLine();
   std::vector<Point> points;
   std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
   const bool sweep = !cs.empty() || !caps.empty();

@@ -222,7 +222,8 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
   Row(os, "client", c.client);
   Row(os, "target", c.target);
   Row(os, "host", c.host);
-  Row(os, "server", c.server_banner);
+  Row(os, "server", c.server_banner + (c.server_args.empty() ? "" : " [" + c.server_args + "]"));
+  Row(os, "command", c.command);
   os << "</table>\n<table>\n";
   Row(os, "cycles (requests)", std::to_string(s.cycles) + " (" + std::to_string(s.requests) + ")");
   Row(os, "interval", F(load.interval_s, 2) + " s wall, " + F(load.sim_step_s, 0) + " s simulated");

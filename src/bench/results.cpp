@@ -142,7 +142,9 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                      {"client", c.client},
                      {"target", c.target},
                      {"host", c.host},
-                     {"server_banner", c.server_banner}};
+                     {"server_banner", c.server_banner},
+                     {"server_args", c.server_args},
+                     {"command", c.command}};
   j["summary"] = {
       {"cycles", s.cycles},
       {"requests", s.requests},

@@ -104,6 +104,8 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     if (!server->Start(error)) return false;
     url = server->url();
     cond->server_banner = server->banner();
+    for (const auto& a : o.server_args)
+      cond->server_args += (cond->server_args.empty() ? "" : " ") + a;
   }
   cond->target = o.naive ? o.naive_options.url : url;
   cond->client = o.naive ? "naive-llama-server (one call per new signal)" : "nunchi";

@@ -61,9 +61,10 @@ Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb) {
   if (auto* e = std::get_if<ExtractError>(&lease)) return *e;
   OcrPool::Lease& first = std::get<OcrPool::Lease>(lease);
   Pix* image = prepared.image.get();
-  std::vector<OcrWord> words;
+  std::vector<OcrLine> lines;
   // Tall pages: read the two halves at once on two engines (one per core),
-  // cut at a blank row so that no text line is split.
+  // cut at a blank row so that no text line is split. Rows are grouped per
+  // half, which also follows a tilt that varies down the page (perspective).
   int w = pixGetWidth(image), h = pixGetHeight(image);
   int cut = options_.split_ocr && h > 500 ? BlankRowNear(image, h / 2, h / 6) : -1;
   std::optional<OcrPool::Lease> second = cut > 0 ? pool_->TryAcquire() : std::nullopt;
@@ -71,19 +72,17 @@ Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb) {
     PixPtr top(pixClipRectangle(image, PixBox(0, 0, w, cut).get(), nullptr));
     PixPtr bottom(pixClipRectangle(image, PixBox(0, cut, w, h - cut).get(), nullptr));
     auto lower = std::async(std::launch::async, [&] { return (*second)->Recognize(bottom.get()); });
-    words = first->Recognize(top.get());
-    for (OcrWord& word : lower.get()) {
-      word.box.y += cut;
-      words.push_back(std::move(word));
-    }
+    lines = GroupIntoLines(first->Recognize(top.get()));
+    std::vector<OcrWord> lower_words = lower.get();
+    for (OcrWord& word : lower_words) word.box.y += cut;
+    for (OcrLine& line : GroupIntoLines(std::move(lower_words))) lines.push_back(std::move(line));
   } else {
-    words = first->Recognize(image);
+    lines = GroupIntoLines(first->Recognize(image));
   }
-  // Rows are found in the deskewed image, then boxes go back to the upload.
-  std::vector<OcrLine> lines = GroupIntoLines(std::move(words));
+  // Boxes go back to upload coordinates.
   for (OcrLine& line : lines) {
     line.box = prepared.geometry.ToUpload(line.box);
-    for (OcrWord& w : line.words) w.box = prepared.geometry.ToUpload(w.box);
+    for (OcrWord& word : line.words) word.box = prepared.geometry.ToUpload(word.box);
   }
   return lines;
 }

@@ -4,6 +4,7 @@
 #include <tesseract/resultiterator.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace nunchi::extract {
 
@@ -110,33 +111,81 @@ void OcrPool::Return(std::unique_ptr<OcrEngine> engine) {
   cv_.notify_one();
 }
 
+namespace {
+
+// Residual slope of the text rows (dy/dx) that makes the word centres fall
+// into the sharpest horizontal bands: label and value of one receipt row sit
+// far apart, so a small tilt is enough to put them on different rows.
+double RowSlope(const std::vector<OcrWord>& words) {
+  if (words.size() < 4) return 0;
+  std::vector<int> heights;
+  int x0 = words.front().box.x, x1 = x0;
+  for (const OcrWord& w : words) {
+    heights.push_back(w.box.h);
+    x0 = std::min(x0, w.box.x), x1 = std::max(x1, w.box.right());
+  }
+  std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+  double bin = std::max(2.0, heights[heights.size() / 2] / 3.0), xmid = (x0 + x1) / 2.0;
+  double best = 0, best_score = -1;
+  std::vector<long> bins;
+  for (double slope = -0.08; slope <= 0.0801; slope += 0.004) {
+    bins.clear();
+    for (const OcrWord& w : words) {
+      double y = w.box.y + w.box.h / 2.0 - slope * (w.box.x + w.box.w / 2.0 - xmid);
+      bins.push_back(std::lround(y / bin));
+    }
+    std::sort(bins.begin(), bins.end());
+    double score = 0, run = 0;
+    for (size_t i = 0; i < bins.size(); ++i) {
+      run = (i > 0 && bins[i] == bins[i - 1]) ? run + 1 : 1;
+      score += 2 * run - 1;  // sum of squared bin counts, built incrementally
+    }
+    // Prefer no tilt among equals.
+    if (score > best_score + 1e-9 || (score == best_score && std::abs(slope) < std::abs(best))) {
+      best_score = score, best = slope;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 std::vector<OcrLine> GroupIntoLines(std::vector<OcrWord> words) {
-  std::sort(words.begin(), words.end(), [](const OcrWord& a, const OcrWord& b) {
-    return a.box.y + a.box.h / 2 < b.box.y + b.box.h / 2;
-  });
+  double slope = RowSlope(words);
+  int x0 = words.empty() ? 0 : words.front().box.x, x1 = x0;
+  for (const OcrWord& w : words) x0 = std::min(x0, w.box.x), x1 = std::max(x1, w.box.right());
+  double xmid = (x0 + x1) / 2.0;
+  // Centre height with the row tilt taken out.
+  auto level = [&](const OcrWord& w) {
+    return w.box.y + w.box.h / 2.0 - slope * (w.box.x + w.box.w / 2.0 - xmid);
+  };
+  std::sort(words.begin(), words.end(),
+            [&](const OcrWord& a, const OcrWord& b) { return level(a) < level(b); });
   std::vector<OcrLine> lines;
+  std::vector<double> line_level, line_height;
   for (OcrWord& w : words) {
-    int cy = w.box.y + w.box.h / 2;
+    double cy = level(w);
     OcrLine* home = nullptr;
-    // A word joins the last row whose vertical span covers its centre.
-    for (auto it = lines.rbegin(); it != lines.rend() && it - lines.rbegin() < 3; ++it) {
-      int top = it->box.y, bottom = it->box.bottom();
-      int mid = (top + bottom) / 2, half = std::max(1, (bottom - top) / 2);
-      if (std::abs(cy - mid) <= half * 0.7 + 1 && w.box.h < 2.2 * (bottom - top) &&
-          (bottom - top) < 2.2 * w.box.h) {
-        home = &*it;
+    // A word joins a recent row whose level is within half its text height.
+    for (size_t k = lines.size(); k-- > 0 && lines.size() - k <= 3;) {
+      double hgt = line_height[k];
+      if (std::abs(cy - line_level[k]) <= 0.5 * hgt + 1 && w.box.h < 2.2 * hgt &&
+          hgt < 2.2 * w.box.h) {
+        home = &lines[k];
         break;
       }
     }
     if (home == nullptr) {
       lines.push_back(OcrLine{});
+      line_level.push_back(cy);
+      line_height.push_back(w.box.h);
       home = &lines.back();
       home->box = w.box;
     } else {
-      int x0 = std::min(home->box.x, w.box.x), y0 = std::min(home->box.y, w.box.y);
-      int x1 = std::max(home->box.right(), w.box.right());
-      int y1 = std::max(home->box.bottom(), w.box.bottom());
-      home->box = Box{x0, y0, x1 - x0, y1 - y0};
+      int bx0 = std::min(home->box.x, w.box.x), by0 = std::min(home->box.y, w.box.y);
+      int bx1 = std::max(home->box.right(), w.box.right());
+      int by1 = std::max(home->box.bottom(), w.box.bottom());
+      home->box = Box{bx0, by0, bx1 - bx0, by1 - by0};
     }
     home->words.push_back(std::move(w));
   }
@@ -148,7 +197,8 @@ std::vector<OcrLine> GroupIntoLines(std::vector<OcrWord> words) {
     for (const OcrWord& w : line.words) {
       // Tesseract's Korean model splits syllables into words; a real space
       // is a gap of at least a third of the text height.
-      if (prev != nullptr && w.box.x - prev->box.right() > 0.33 * line.box.h) line.text += ' ';
+      int h = std::max(prev ? prev->box.h : w.box.h, w.box.h);
+      if (prev != nullptr && w.box.x - prev->box.right() > 0.33 * h) line.text += ' ';
       line.text += w.text;
       sum += w.confidence;
       prev = &w;

@@ -25,6 +25,14 @@ bool OneDigitApart(int64_t a, int64_t b) {
   return diff <= 1;
 }
 
+// True when a won sign is followed by a non-digit glued to the number, as in
+// "₩용800" for ₩8,800: the leading digits were misread.
+bool GarbledAfterWonSign(const std::string& norm, size_t begin) {
+  std::u32string before = ToU32(norm.substr(0, begin));
+  return before.size() >= 2 && before[before.size() - 2] == U'₩' && before.back() != U' ' &&
+         !(before.back() >= U'0' && before.back() <= U'9');
+}
+
 Evidence OcrEvidence(const OcrLine& line) { return Evidence{"ocr", line.text, line.box}; }
 
 std::string JoinText(const std::vector<OcrLine>& lines) {
@@ -82,6 +90,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       c.score = 20;
     }
     c.score += (t.won_marked || t.grouped ? 3 : 0) + 2 * lines[i].confidence - 2 * label.distance;
+    if (GarbledAfterWonSign(norm, t.begin)) c.score -= 15;  // "₩용800": a digit became a letter
     all.push_back(c);
   }
   auto find = [&](AmountRole role) -> const AmountCandidate* {
