@@ -90,7 +90,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       c.score = 20;
     }
     c.score += (t.won_marked || t.grouped ? 3 : 0) + 2 * lines[i].confidence - 2 * label.distance;
-    if (GarbledAfterWonSign(norm, t.begin)) c.score -= 15;  // "₩용800": a digit became a letter
+    if (GarbledAfterWonSign(norm, t.begin)) c.score -= 30;  // "₩용800": a digit became a letter
     all.push_back(c);
   }
   auto find = [&](AmountRole role) -> const AmountCandidate* {

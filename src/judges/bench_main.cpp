@@ -1,6 +1,6 @@
-// nunchi_judges_bench [BUNDLES.jsonl] [SECONDS]
+// nunchi_judges_bench [BUNDLES.jsonl|-] [SECONDS]
 // Throughput micro-benchmark of DefaultJudge on one thread: judges the given
-// bundles (default: a built-in mix) over and over and prints signals/second/core.
+// bundles (default or "-": a built-in mix) over and over and prints signals/second/core.
 #include <time.h>
 
 #include <chrono>
@@ -22,8 +22,12 @@ static double ThreadCpuSeconds() {
 int main(int argc, char** argv) {
   std::vector<nunchi::JudgeTask> tasks;
   std::vector<nj::LabeledBundle> bundles;
-  if (argc > 1) {
+  if (argc > 1 && std::string(argv[1]) != "-") {
     std::ifstream in(argv[1]);
+    if (!in) {
+      std::cerr << "cannot read " << argv[1] << "\n";
+      return 1;
+    }
     auto r = nj::ReadBundlesJsonl(in);
     if (!r.ok()) {
       std::cerr << r.status().ToString() << "\n";

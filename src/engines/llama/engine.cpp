@@ -65,8 +65,11 @@ Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& op
   cp.n_batch = static_cast<uint32_t>(options.n_batch);
   cp.n_ubatch = static_cast<uint32_t>(options.n_batch);
   cp.n_seq_max = static_cast<uint32_t>(n_seq);
-  cp.n_threads = options.threads;
-  cp.n_threads_batch = options.threads;
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  cp.n_threads = threads;
+  cp.n_threads_batch = threads;
   cp.kv_unified = true;  // sequences share cells: llama_memory_seq_cp costs no copy
   cp.no_perf = true;
   st.ctx.reset(llama_init_from_model(st.model.get(), cp));
@@ -111,7 +114,8 @@ std::future<Result<EngineResult>> LlamaEngine::Submit(EngineRequest request, Lat
   auto job = std::make_unique<Job>();
   job->prompt = st_->vocab.Tokenize(request.prompt, /*parse_special=*/true);
   if (job->prompt.empty()) return ReadyFuture(Status(ErrorCode::kInvalidArgument, "empty prompt"));
-  if (static_cast<int>(job->prompt.size()) + request.max_tokens > options_.n_ctx) {
+  // The token cap is a bound, not a reservation: only the prompt must fit.
+  if (static_cast<int>(job->prompt.size()) + 16 > options_.n_ctx) {
     return ReadyFuture(Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
   }
   job->request = std::move(request);

@@ -46,7 +46,7 @@ using EngineClock = std::chrono::steady_clock;
 
 struct EngineOptions {
   std::string model_path;
-  int threads = 2;                         // CPU threads for decode and prefill
+  int threads = 2;                         // CPU threads for decode and prefill; 0: all
   int n_ctx = 8192;                        // KV cells shared by all sequences (unified cache)
   int n_batch = 512;                       // most tokens per llama_decode call
   int max_active = 4;                      // sequences decoded together
