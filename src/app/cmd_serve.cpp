@@ -59,7 +59,9 @@ int RunServe(const ServeOptions& o) {
     return 1;
   }
   MetricsRegistry metrics;
-  auto chain = MakeJudgeChain(o.judge, &metrics);
+  JudgeOptions jo = o.judge;
+  if (jo.cache_dir.empty()) jo.cache_dir = (std::filesystem::path(o.data_dir) / "prefix-cache").string();
+  auto chain = MakeJudgeChain(jo, &metrics);
   if (!chain.ok()) {
     std::cerr << "nunchi: " << chain.status().ToString() << "\n";
     return 1;

@@ -30,13 +30,15 @@ std::string Host() {
          " " + u.release;
 }
 
-// This process's command line, arguments joined by spaces.
+// This process's command line; arguments with spaces are quoted.
 std::string CommandLine() {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
-  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::replace(all.begin(), all.end(), '\0', ' ');
-  while (!all.empty() && all.back() == ' ') all.pop_back();
-  return all;
+  std::string out, arg;
+  while (std::getline(f, arg, '\0')) {
+    if (!out.empty()) out += ' ';
+    out += arg.find(' ') == std::string::npos ? arg : "\"" + arg + "\"";
+  }
+  return out;
 }
 
 bool WriteFile(const std::string& path, const std::string& text, std::string* error) {
@@ -187,14 +189,21 @@ int RunBenchCommand(BenchArgs args) {
     auto opt = [](double v) {
       return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
     };
+    char cold[96] = "";
+    if (s.cold_p50 >= 0)
+      std::snprintf(cold, sizeof cold, " (P50 %.3f s, P95 %.3f s, max %.3f s)", s.cold_p50,
+                    s.cold_p95, s.cold_max);
     std::printf(
         "load %s%s: %d cycles, latency P50 %.3f s, P95 %.3f s, P99 %.3f s, max %.3f s; "
-        "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d, "
+        "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d%s, "
         "cycles to recover %s; tokens prefilled %s generated %s forced %s reused %s; "
         "degenerations %s -> %s\n",
         run.load.name.c_str(), p.label.empty() ? "" : (" [" + p.label + "]").c_str(), s.cycles,
         s.p50, s.p95, s.p99, s.max, s.deadline_misses, s.spots_ok, s.spots_failed, s.errors,
-        s.backlog_grows ? "GROWS" : "steady", s.cold_starts,
+        !s.backlog_known  ? "unknown (under 8 requests)"
+        : s.backlog_grows ? "GROWS"
+                          : "steady",
+        s.cold_starts, cold,
         s.recover_mean < 0
             ? "n/a"
             : (std::to_string(s.recover_mean) + " mean, " + std::to_string(s.recover_max) + " max")

@@ -229,14 +229,21 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
   Row(os, "interval", F(load.interval_s, 2) + " s wall, " + F(load.sim_step_s, 0) + " s simulated");
   Row(os, "latency P50 / P95 / P99 / max",
       F(s.p50) + " / " + F(s.p95) + " / " + F(s.p99) + " / " + F(s.max) + " s");
+  if (s.cold_p50 >= 0)
+    Row(os, "cold cycles P50 / P95 / max; other cycles P50 / P95",
+        F(s.cold_p50) + " / " + F(s.cold_p95) + " / " + F(s.cold_max) + " s; " +
+            (s.warm_p50 < 0 ? "n/a" : F(s.warm_p50) + " / " + F(s.warm_p95) + " s"));
   Row(os, "deadline misses (> 50 s)", std::to_string(s.deadline_misses));
   Row(os, "spots OK / FAILED", std::to_string(s.spots_ok) + " / " + std::to_string(s.spots_failed));
   Row(os, "errors / state resets", std::to_string(s.errors) + " / " + std::to_string(s.resets));
   Row(os, "signals sent as new / judged / reused",
       std::to_string(s.signals) + " / " + Opt(s.judged) + " / " + Opt(s.reused));
   Row(os, "backlog grows",
-      std::string(s.backlog_grows ? "YES" : "no") + " (queue slope " + F(s.queue_slope, 4) +
-          "/cycle, lag slope " + F(s.lag_slope, 4) + " s/cycle)");
+      std::string(!s.backlog_known  ? "unknown (under 8 requests)"
+                  : s.backlog_grows ? "YES"
+                                    : "no") +
+          " (queue slope " + F(s.queue_slope, 4) + "/cycle, lag slope " + F(s.lag_slope, 4) +
+          " s/cycle)");
   Row(os, "cold starts / cycles to recover (mean, max)",
       std::to_string(s.cold_starts) + " / " +
           (s.recover_mean < 0 ? "n/a"

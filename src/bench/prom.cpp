@@ -62,11 +62,14 @@ double SumOf(const Series& s, const std::string& name) {
 TokenFigures ClassifyTokens(const Series& deltas) {
   TokenFigures f;
   auto add = [](double* slot, double v) { *slot = (*slot < 0 ? 0 : *slot) + v; };
+  double loops = -1;  // loops stopped: counted only when no degeneration metric exists
   for (const auto& [key, v] : deltas) {
     std::string n = MetricName(key);
     if (!EndsWith(n, "_total")) continue;
-    if (Has(n, "degenera") || Has(n, "loop")) {
+    if (Has(n, "degenera")) {
       add(&f.degenerations, v);
+    } else if (Has(n, "loop")) {
+      add(&loops, v);
     } else if (!Has(n, "token")) {
       continue;
     } else if (Has(n, "forced")) {
@@ -80,6 +83,7 @@ TokenFigures ClassifyTokens(const Series& deltas) {
       add(&f.generated, v);
     }
   }
+  if (f.degenerations < 0) f.degenerations = loops;
   return f;
 }
 

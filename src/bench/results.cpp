@@ -78,7 +78,8 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
   s.lag_slope = Slope(lag);
   // Growth: the last quarter waits clearly longer than the first quarter.
   const size_t q = lat.size() / 4;
-  if (q > 0) {
+  s.backlog_known = lat.size() >= 8;
+  if (s.backlog_known) {
     double lag_growth = Mean(lag, lat.size() - q, lat.size()) - Mean(lag, 0, q);
     double queue_growth = Mean(queue, lat.size() - q, lat.size()) - Mean(queue, 0, q);
     s.backlog_grows = (lag_growth > std::max(1.0, interval_s) && s.lag_slope > 0) ||
@@ -86,10 +87,15 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
   }
   // Recovery: cycles from a cold start until a cycle is warm again (no failed
   // spot, on time, latency within 1.5 x the median of warm cycles).
-  std::vector<double> warm;
-  for (const auto& c : cycles)
-    if (!c.cold && !c.reset) warm.push_back(c.latency_s);
+  std::vector<double> warm, cold;
+  for (const auto& c : cycles) (c.cold || c.reset ? cold : warm).push_back(c.latency_s);
   const double warm_p50 = Percentile(warm, 50);
+  if (!warm.empty()) s.warm_p50 = warm_p50, s.warm_p95 = Percentile(warm, 95);
+  if (!cold.empty()) {
+    s.cold_p50 = Percentile(cold, 50);
+    s.cold_p95 = Percentile(cold, 95);
+    s.cold_max = *std::max_element(cold.begin(), cold.end());
+  }
   int total = 0, n = 0;
   for (size_t i = 0; i < cycles.size(); ++i) {
     if (!cycles[i].cold) continue;
@@ -158,15 +164,21 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
       {"signals_sent_as_new", s.signals},
       {"queue_depth_slope_per_cycle", s.queue_slope},
       {"start_lag_slope_s_per_cycle", s.lag_slope},
-      {"backlog_grows", s.backlog_grows},
+      {"backlog_grows",
+       s.backlog_known ? nlohmann::json(s.backlog_grows) : nlohmann::json(nullptr)},
       {"cold_starts", s.cold_starts},
+      {"cold_latency_s",
+       {{"p50", Num(s.cold_p50)}, {"p95", Num(s.cold_p95)}, {"max", Num(s.cold_max)}}},
+      {"warm_latency_s", {{"p50", Num(s.warm_p50)}, {"p95", Num(s.warm_p95)}}},
       {"cycles_to_recover_mean", Num(s.recover_mean)},
       {"cycles_to_recover_max", Num(s.recover_max)},
       {"tokens_prefilled", Num(s.tokens_prefilled)},
       {"tokens_generated", Num(s.tokens_generated)},
       {"tokens_forced", Num(s.tokens_forced)},
       {"prefix_tokens_reused", Num(s.tokens_reused)},
-      {"degeneration_events", Num(s.degenerations)}};
+      {"degeneration_events", Num(s.degenerations)},
+      {"signals_judged", Num(s.judged)},
+      {"signals_reused", Num(s.reused)}};
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : cycles) {
     nlohmann::json d = nlohmann::json::object();

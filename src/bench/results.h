@@ -65,7 +65,10 @@ struct Summary {
   double queue_slope = 0;  // queue depth at send, per cycle (least squares)
   double lag_slope = 0;    // start lag, seconds per cycle
   bool backlog_grows = false;
+  bool backlog_known = false;  // at least 8 requests: enough to tell growth
   int cold_starts = 0;
+  double cold_p50 = -1, cold_p95 = -1, cold_max = -1;  // latency of cold cycles only
+  double warm_p50 = -1, warm_p95 = -1;                 // latency of the other cycles
   double recover_mean = -1;  // cycles until latency and failures are back to warm
   int recover_max = -1;
   double tokens_prefilled = -1, tokens_generated = -1, tokens_forced = -1, tokens_reused = -1;

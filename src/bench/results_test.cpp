@@ -77,6 +77,12 @@ TEST(Results, JsonCsvAndHtmlCarryConditions) {
   EXPECT_EQ(j["conditions"]["random_weights"], true);
   EXPECT_EQ(j["cycles"].size(), 10u);
   EXPECT_EQ(j["summary"]["tokens_prefilled"], 120);
+  for (const char* key : {"cold_latency_s", "warm_latency_s", "signals_judged", "backlog_grows",
+                          "deadline_misses_over_50s", "cycles_to_recover_mean"})
+    EXPECT_TRUE(j["summary"].contains(key)) << key;
+  for (const char* key : {"engine", "engine_version", "quantization", "concurrency",
+                          "output_token_cap", "prefix_reuse", "model_hash_fnv1a64"})
+    EXPECT_TRUE(j["conditions"].contains(key)) << key;
   std::string csv = ToCsv(cycles);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11);
   std::string html = HtmlReport(load, c, s, cycles);

@@ -59,6 +59,7 @@ bool ManagedServer::Start(std::string* error) {
   Stop();
   ++starts_;
   const std::string data = work_dir_ + "/server-data-" + std::to_string(starts_);
+  data_dir_ = data;
   std::filesystem::remove_all(data);
   std::filesystem::create_directories(data);
   const std::string log = work_dir_ + "/server-" + std::to_string(starts_) + ".log";
@@ -113,6 +114,13 @@ bool ManagedServer::Start(std::string* error) {
 }
 
 void ManagedServer::Stop() {
+  Kill();
+  // The store of a stopped server is never used again: only its log stays.
+  if (!data_dir_.empty()) std::filesystem::remove_all(data_dir_);
+  data_dir_.clear();
+}
+
+void ManagedServer::Kill() {
   if (pid_ <= 0) return;
   kill(pid_, SIGTERM);
   int status = 0;

@@ -25,12 +25,13 @@ class ManagedServer {
   // Starts with a fresh data directory and waits for /livez. False and
   // *error on failure.
   bool Start(std::string* error);
-  void Stop();  // SIGTERM, then SIGKILL after 10 s
+  void Stop();  // SIGTERM, then SIGKILL after 10 s; removes the data directory
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   const std::string& banner() const { return banner_; }  // the "listening on" line
 
  private:
-  std::string binary_, work_dir_;
+  void Kill();
+  std::string binary_, work_dir_, data_dir_;
   std::vector<std::string> args_;
   pid_t pid_ = -1;
   int port_ = 0;

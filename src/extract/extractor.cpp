@@ -54,7 +54,7 @@ Extractor::Extractor(ExtractorOptions options)
 
 Extractor::~Extractor() = default;
 
-Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb) {
+Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb, bool allow_split) {
   PreparedImage prepared = PrepareForOcr(rgb, options_.prepare);
   if (!prepared.image) return std::vector<OcrLine>{};
   Expected<OcrPool::Lease> lease = pool_->Acquire();
@@ -66,7 +66,7 @@ Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb) {
   // cut at a blank row so that no text line is split. Rows are grouped per
   // half, which also follows a tilt that varies down the page (perspective).
   int w = pixGetWidth(image), h = pixGetHeight(image);
-  int cut = options_.split_ocr && h > 500 ? BlankRowNear(image, h / 2, h / 6) : -1;
+  int cut = allow_split && options_.split_ocr && h > 500 ? BlankRowNear(image, h / 2, h / 6) : -1;
   std::optional<OcrPool::Lease> second = cut > 0 ? pool_->TryAcquire() : std::nullopt;
   if (second) {
     PixPtr top(pixClipRectangle(image, PixBox(0, 0, w, cut).get(), nullptr));
@@ -98,7 +98,7 @@ Expected<TaxiFareResult> Extractor::TaxiFare(std::string_view bytes) {
     result.amount = seg;
     result.method = "seven_segment";
   } else {
-    Expected<std::vector<OcrLine>> lines = Ocr(rgb);
+    Expected<std::vector<OcrLine>> lines = Ocr(rgb, /*allow_split=*/true);
     if (auto* e = std::get_if<ExtractError>(&lines)) return *e;
     const auto& ocr = std::get<std::vector<OcrLine>>(lines);
     Field<int64_t> fare = FareFromOcr(ocr, options_.taxi, options_.chooser);
@@ -119,7 +119,7 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
   auto t0 = std::chrono::steady_clock::now();
   Expected<PixPtr> decoded = DecodeImage(bytes, options_.limits);
   if (auto* e = std::get_if<ExtractError>(&decoded)) return *e;
-  Expected<std::vector<OcrLine>> lines = Ocr(std::get<PixPtr>(decoded).get());
+  Expected<std::vector<OcrLine>> lines = Ocr(std::get<PixPtr>(decoded).get(), true);
   if (auto* e = std::get_if<ExtractError>(&lines)) return *e;
   const auto& ocr = std::get<std::vector<OcrLine>>(lines);
   ReceiptResult result = ReadReceiptFields(ocr, options_.chooser);

@@ -44,8 +44,9 @@ class Extractor {
   const ExtractorOptions& options() const { return options_; }
 
  private:
-  // OCR lines of a decoded image, or an engine failure.
-  Expected<std::vector<OcrLine>> Ocr(Pix* rgb);
+  // OCR lines of a decoded image, or an engine failure. allow_split: a tall
+  // page may be read as two halves on two engines at once.
+  Expected<std::vector<OcrLine>> Ocr(Pix* rgb, bool allow_split);
 
   ExtractorOptions options_;
   std::unique_ptr<OcrPool> pool_;

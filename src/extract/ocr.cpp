@@ -128,7 +128,7 @@ double RowSlope(const std::vector<OcrWord>& words) {
   double bin = std::max(2.0, heights[heights.size() / 2] / 3.0), xmid = (x0 + x1) / 2.0;
   double best = 0, best_score = -1;
   std::vector<long> bins;
-  for (double slope = -0.08; slope <= 0.0801; slope += 0.004) {
+  for (double slope = -0.12; slope <= 0.1201; slope += 0.004) {
     bins.clear();
     for (const OcrWord& w : words) {
       double y = w.box.y + w.box.h / 2.0 - slope * (w.box.x + w.box.w / 2.0 - xmid);
@@ -162,23 +162,27 @@ std::vector<OcrLine> GroupIntoLines(std::vector<OcrWord> words) {
   std::sort(words.begin(), words.end(),
             [&](const OcrWord& a, const OcrWord& b) { return level(a) < level(b); });
   std::vector<OcrLine> lines;
-  std::vector<double> line_level, line_height;
   for (OcrWord& w : words) {
     double cy = level(w);
     OcrLine* home = nullptr;
-    // A word joins a recent row whose level is within half its text height.
+    // A word joins a recent row if it sits level with the row's word that is
+    // nearest to it horizontally (so rows may bend a little, as on a photo).
     for (size_t k = lines.size(); k-- > 0 && lines.size() - k <= 3;) {
-      double hgt = line_height[k];
-      if (std::abs(cy - line_level[k]) <= 0.5 * hgt + 1 && w.box.h < 2.2 * hgt &&
-          hgt < 2.2 * w.box.h) {
+      const OcrWord* near = nullptr;
+      double best_dx = 1e18;
+      for (const OcrWord& o : lines[k].words) {
+        double dx = std::abs((o.box.x + o.box.w / 2.0) - (w.box.x + w.box.w / 2.0));
+        if (dx < best_dx) best_dx = dx, near = &o;
+      }
+      double hgt = std::max(near->box.h, w.box.h);
+      bool similar = w.box.h < 2.2 * near->box.h && near->box.h < 2.2 * w.box.h;
+      if (similar && std::abs(cy - level(*near)) <= 0.5 * hgt + 1) {
         home = &lines[k];
         break;
       }
     }
     if (home == nullptr) {
       lines.push_back(OcrLine{});
-      line_level.push_back(cy);
-      line_height.push_back(w.box.h);
       home = &lines.back();
       home->box = w.box;
     } else {

@@ -1,0 +1,72 @@
+// Commands and judge wiring that exist only with llama.cpp: make-model,
+// bench-engine, and the in-process judge of the chain.
+#include <thread>
+
+#include "app/cmd_bench_engine.h"
+#include "app/cmd_make_model.h"
+#include "app/commands.h"
+#include "app/llama_chain.h"
+#include "engines/llama/engine.h"
+#include "engines/llama/llama_judge.h"
+#include "llm/prompt.h"
+
+namespace nunchi {
+
+void AddLlamaCommands(CLI::App& app) {
+  AddMakeModelCommand(app);
+  AddBenchEngineCommand(app);
+}
+
+Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* metrics) {
+  llama::EngineOptions eo;
+  eo.model_path = o.model_path;
+  eo.threads = o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+  eo.n_ctx = o.ctx_size;
+  eo.max_active = o.parallel;
+  eo.cache_dir = o.prefix_reuse ? o.cache_dir : "";
+  if (!o.prefix_reuse) {
+    eo.max_cached = 0;
+    eo.cache_budget_bytes = 0;
+  }
+  auto engine = llama::LlamaEngine::Create(eo);
+  if (!engine.ok()) return engine.status();
+  std::shared_ptr<llama::LlamaEngine> shared_engine = std::move(engine).value();
+  auto judge = llama::LlamaJudge::Create(shared_engine.get());
+  if (!judge.ok()) return judge.status();
+  if (metrics) {
+    std::weak_ptr<llama::LlamaEngine> weak = shared_engine;
+    Labels labels = {{"model", shared_engine->model_identity()},
+                     {"prompt_version", std::string(llm::kJudgePromptVersion)}};
+    metrics->OnRender([weak, labels](MetricsRegistry& m) {
+      auto e = weak.lock();
+      if (!e) return;
+      const llama::EngineCounters c = e->Counters();
+      auto set = [&](const char* name, const char* help, uint64_t v) {
+        m.Counter(name, help).Set(labels, double(v));
+      };
+      set("nunchi_llm_requests_total", "Engine requests.", c.requests);
+      set("nunchi_llm_prefill_tokens_total", "Prompt tokens computed.", c.prefill_computed);
+      set("nunchi_llm_prefix_reused_tokens_total", "Prompt tokens taken from the prefix cache.",
+          c.prefill_reused);
+      set("nunchi_llm_generated_tokens_total", "Tokens generated (sampled + forced).", c.generated);
+      set("nunchi_llm_forced_tokens_total", "Tokens the grammar forced, fed without sampling.",
+          c.forced);
+      set("nunchi_llm_loops_stopped_total", "Generations cut because their tail repeated.",
+          c.loops_stopped);
+      set("nunchi_llm_retries_total", "Second attempts after a loop.", c.retries);
+      set("nunchi_llm_degenerations_total",
+          "Looped twice, or hit the token cap with a repeating tail (Dharma).", c.degenerations);
+      set("nunchi_llm_fallbacks_total", "Requests handed to the fallback judge.", c.fallbacks);
+      set("nunchi_llm_deadline_exceeded_total", "Requests dropped at their deadline.",
+          c.deadline_exceeded);
+      m.Gauge("nunchi_llm_ready", "1 when the engine makes progress.")
+          .Set(labels, e->Ready() ? 1 : 0);
+    });
+  }
+  LlamaChainParts parts;
+  parts.judge = std::shared_ptr<Judge>(std::move(judge).value());
+  parts.engine = shared_engine;
+  return parts;
+}
+
+}  // namespace nunchi
