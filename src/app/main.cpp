@@ -1,10 +1,14 @@
 // nunchi: one binary, many subcommands. This file only wires them.
+#include <cstdlib>
 #include <iostream>
 
 #include "app/commands.h"
 #include "app/config.h"
 
 int main(int argc, char** argv) {
+  // Tesseract's OpenMP threads would oversubscribe the cores next to the
+  // extractor's own OCR engines; one each unless the user says otherwise.
+  setenv("OMP_THREAD_LIMIT", "1", /*overwrite=*/0);
   CLI::App app{"nunchi: congestion judgments for a Korean crowd-reporting app"};
   app.require_subcommand(1);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
