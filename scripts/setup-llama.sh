@@ -88,6 +88,12 @@ resolve_source() {
   else
     local tgz=${NODE_LLAMA_TGZ:-$CACHE/dl/$NPM_TGZ_NAME}
     if [[ ! -f "$tgz" ]]; then
+      if ! command -v npm >/dev/null; then
+        log "installing npm (Debian package) to fetch $NPM_PACKAGE"
+        SUDO=""
+        [ "$(id -u)" -eq 0 ] || SUDO=sudo
+        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >&2
+      fi
       command -v npm >/dev/null || die "npm is needed to fetch $NPM_PACKAGE (or set LLAMA_SRC)"
       mkdir -p "$CACHE/dl"
       log "fetching $NPM_PACKAGE with npm pack (~35 MB)"
