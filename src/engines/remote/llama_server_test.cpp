@@ -17,6 +17,10 @@
 
 #include "engines/remote/remote_judge.h"
 
+#ifdef NUNCHI_CAN_MAKE_MODEL
+#include "engines/llama/make_model.h"
+#endif
+
 namespace nunchi::remote {
 namespace {
 
@@ -113,6 +117,21 @@ class LlamaServerTest : public ::testing::Test {
     std::string bin = FindLlamaServer();
     model_ = Env("NUNCHI_TEST_MODEL");
     if (bin.empty()) GTEST_SKIP() << "llama-server not found (run scripts/setup-llama.sh)";
+#ifdef NUNCHI_CAN_MAKE_MODEL
+    if (model_.empty()) {
+      // No model given: generate the tiny random-weight one (Qwen2 vocabulary).
+      model_ = (fs::temp_directory_path() / "nunchi-remote-test-tiny.gguf").string();
+      if (!fs::exists(model_)) {
+        llama::MakeModelOptions mo;
+        mo.shape = "tiny";
+        mo.out = model_;
+        mo.quiet = true;
+        Status s = llama::MakeModel(mo);
+        ASSERT_TRUE(s.ok()) << s.ToString();
+      }
+      setenv("NUNCHI_TEST_MODEL_RANDOM", "1", 1);
+    }
+#endif
     if (model_.empty() || !fs::exists(model_)) {
       GTEST_SKIP() << "set NUNCHI_TEST_MODEL to a GGUF file";
     }
