@@ -115,6 +115,8 @@ TEST(Backend, LoadFilesParse) {
     EXPECT_EQ(s.name, name);
     EXPECT_EQ(s.spots, 6);
     EXPECT_GE(s.cycles, 100);
+    EXPECT_EQ(s.interval_s, 60);  // an integer in the file, read as seconds
+    EXPECT_EQ(s.sim_step_s, 60);
   }
   LoadSpec s;
   std::string error;

@@ -207,7 +207,8 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
     os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "
           "length and decode times are not those of a trained model.</p>\n";
   os << "<table>\n";
-  Row(os, "engine", c.engine);
+  Row(os, "engine",
+      c.engine + (c.judge_chain.empty() ? "" : " — server judge chain: " + c.judge_chain));
   Row(os, "engine version", c.engine_version.empty() ? "n/a" : c.engine_version);
   Row(os, "quantization", c.quantization);
   Row(os, "concurrency", c.concurrency > 0 ? std::to_string(c.concurrency) : "server default");

@@ -150,6 +150,7 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                      {"host", c.host},
                      {"server_banner", c.server_banner},
                      {"server_args", c.server_args},
+                     {"judge_chain", c.judge_chain},
                      {"command", c.command}};
   j["summary"] = {
       {"cycles", s.cycles},

@@ -29,6 +29,7 @@ struct Conditions {
   std::string client = "nunchi";  // nunchi | naive-llama-server
   std::string target;             // URL measured
   std::string host;               // machine description
+  std::string judge_chain;        // the judge chain the managed server announced
   std::string server_args;        // extra `serve` arguments of a managed server
   std::string command;            // the bench command line
   std::string server_banner;      // what the managed server said when it started

@@ -104,6 +104,10 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     if (!server->Start(error)) return false;
     url = server->url();
     cond->server_banner = server->banner();
+    // "listening on URL (judge CHAIN, epoch ...)": the chain says which engine answers.
+    if (auto at = cond->server_banner.find("(judge "); at != std::string::npos)
+      cond->judge_chain =
+          cond->server_banner.substr(at + 7, cond->server_banner.find(',', at) - at - 7);
     for (const auto& a : o.server_args)
       cond->server_args += (cond->server_args.empty() ? "" : " ") + a;
   }
