@@ -127,6 +127,7 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
 
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
                                                    MetricsRegistry* metrics) {
+  (void)metrics;  // used only by the optional engines
   auto chain = std::make_unique<Chain>();
   std::vector<std::string> route = Split(o.route);
   if (o.route == "auto") {

@@ -15,9 +15,9 @@
 namespace nunchi::bench {
 
 struct BenchArgs {
-  RunOptions run;         // load, target, server, naive client
-  Conditions conditions;  // from flags; the model identity is filled in here
-  std::string out_dir = "bench-out";
+  RunOptions run;                      // load, target, server, naive client
+  Conditions conditions;               // from flags; the model identity is filled in here
+  std::string out_dir = "out/bench";   // /out/ is git-ignored
   std::vector<int> sweep_concurrency;  // empty: no sweep
   std::vector<int> sweep_bundle_cap;   // empty: no sweep
 };
