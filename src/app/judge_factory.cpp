@@ -73,6 +73,8 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
         set("nunchi_remote_http_errors_total", "Non-2xx answers.", s.http_errors);
         set("nunchi_remote_rate_limited_total", "429/503 answers.", s.rate_limited);
         set("nunchi_remote_timeouts_total", "Calls cut at their deadline.", s.timeouts);
+        set("nunchi_remote_transport_errors_total", "Attempts that got no HTTP answer.",
+            s.transport_errors);
         set("nunchi_remote_loops_stopped_total", "Streams cut by the degeneration guard.",
             s.degenerations);
         set("nunchi_remote_length_stops_total", "Answers that hit the token cap.", s.length_stops);

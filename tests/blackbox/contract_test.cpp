@@ -223,5 +223,29 @@ TEST(Blackbox, HealthMetricsAndRequestIds) {
   EXPECT_FALSE(entry.contains("text"));  // texts only when asked
 }
 
+TEST(Blackbox, ADeadModelServerFallsBackToTheDefaultJudge) {
+  // Port 9 on loopback: nothing listens, every connection is refused.
+  ServerProcess server(TempDir("fallback"),
+                       {"--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
+                        "--remote-model", "m", "--deadline-ms", "8000"});
+  auto c = server.Client();
+  Backend be;
+  be.AddSpot("s1", "서울역 2번 출구");
+  be.Post("s1", "u1", kHigh, 1);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = PostAnalysis(c, be.Request());
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(8));
+  auto s1 = SpotOf(nlohmann::json::parse(r->body), "s1");
+  EXPECT_EQ(s1["analysis_status"], "OK");
+  EXPECT_EQ(s1["congestion_level"], "HIGH");
+  // The metrics say who answered and why: the remote judge failed to connect.
+  EXPECT_GE(Metric(c, "nunchi_remote_transport_errors_total",
+                   "{backend=\"openai\",model=\"m\",prompt_version=\"judge-v1\"}"),
+            1);
+  EXPECT_EQ(Metric(c, "nunchi_judgments_total", "{judge=\"rules\",outcome=\"ok\"}"), 1);
+}
+
 }  // namespace
 }  // namespace nunchi::testing
