@@ -5,6 +5,7 @@
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <thread>
 
 #include "blackbox/cycle.h"
 
@@ -204,11 +205,19 @@ TEST(Blackbox, HealthMetricsAndRequestIds) {
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(r->get_header_value("X-Request-Id"), "trace-42");
   EXPECT_FALSE(c.Get("/livez")->get_header_value("X-Request-Id").empty());
-  auto m = c.Get("/metrics");
-  ASSERT_EQ(m->status, 200);
-  EXPECT_NE(m->body.find("nunchi_http_request_duration_seconds_bucket{route=\"/v1/congestion-"
-                         "analyses\",status=\"200\""),
-            std::string::npos);
+  // The latency is observed by the server's logger just after the response
+  // is written, so the first scrape may race it: poll briefly.
+  const std::string latency_line =
+      "nunchi_http_request_duration_seconds_bucket{route=\"/v1/congestion-analyses\",status=\"200\"";
+  httplib::Result m;
+  for (int i = 0; i < 100; ++i) {
+    m = c.Get("/metrics");
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->status, 200);
+    if (m->body.find(latency_line) != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_NE(m->body.find(latency_line), std::string::npos);
   EXPECT_NE(m->body.find("nunchi_judgments_total{"), std::string::npos);
   EXPECT_NE(m->body.find("nunchi_spots_total{status=\"OK\"} 1"), std::string::npos);
   EXPECT_EQ(Metric(c, "nunchi_store_rows"), 1);
