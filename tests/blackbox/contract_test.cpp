@@ -209,17 +209,18 @@ TEST(Blackbox, HealthMetricsAndRequestIds) {
   // is written, so the first scrape may race it: poll briefly.
   const std::string latency_line =
       "nunchi_http_request_duration_seconds_bucket{route=\"/v1/congestion-analyses\",status=\"200\"";
-  httplib::Result m;
+  std::string metrics;
   for (int i = 0; i < 100; ++i) {
-    m = c.Get("/metrics");
+    auto m = c.Get("/metrics");
     ASSERT_TRUE(m);
     ASSERT_EQ(m->status, 200);
-    if (m->body.find(latency_line) != std::string::npos) break;
+    metrics = m->body;
+    if (metrics.find(latency_line) != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  EXPECT_NE(m->body.find(latency_line), std::string::npos);
-  EXPECT_NE(m->body.find("nunchi_judgments_total{"), std::string::npos);
-  EXPECT_NE(m->body.find("nunchi_spots_total{status=\"OK\"} 1"), std::string::npos);
+  EXPECT_NE(metrics.find(latency_line), std::string::npos);
+  EXPECT_NE(metrics.find("nunchi_judgments_total{"), std::string::npos);
+  EXPECT_NE(metrics.find("nunchi_spots_total{status=\"OK\"} 1"), std::string::npos);
   EXPECT_EQ(Metric(c, "nunchi_store_rows"), 1);
   // The decision log has one line for the judged signal, tagged with the request id.
   std::ifstream f(server.data_dir() + "/decisions.jsonl");
