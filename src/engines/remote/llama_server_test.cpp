@@ -1,20 +1,20 @@
-// Against a real llama-server (CTest label "model"). Needs the llama-server
-// binary installed by scripts/setup-llama.sh (found via $NUNCHI_LLAMA_SERVER,
-// $NUNCHI_LLAMA_DIR/bin or $NUNCHI_CACHE|~/.cache/nunchi/llama-*/bin) and a
-// GGUF model in $NUNCHI_TEST_MODEL; skips cleanly when either is missing.
-// Set NUNCHI_TEST_MODEL_RANDOM=1 for a random-weight model (it must pad).
-// Any model will do, random weights included: the grammar makes the answer
-// well-formed whatever the weights, which is what this test checks.
+// Against a real llama-server (CTest label "model"): structured answers,
+// whitespace padding cut on the stream, and a cut stream really stopping
+// generation on the server. Needs the llama-server binary installed by
+// scripts/setup-llama.sh and a GGUF model in $NUNCHI_TEST_MODEL or one the
+// test generates (see llama_server_process.h); skips cleanly when either is
+// missing. Set NUNCHI_TEST_MODEL_RANDOM=1 for a random-weight model (it must
+// pad). Any model will do, random weights included: the grammar makes the
+// answer well-formed whatever the weights, which is what this test checks.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
+#include "engines/remote/llama_server_process.h"
 #include "engines/remote/remote_judge.h"
 
 #ifdef NUNCHI_CAN_MAKE_MODEL
@@ -27,52 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? "" : v;
-}
-
-std::string FindLlamaServer() {
-  if (auto p = Env("NUNCHI_LLAMA_SERVER"); !p.empty() && fs::exists(p)) return p;
-  if (auto d = Env("NUNCHI_LLAMA_DIR"); !d.empty() && fs::exists(d + "/bin/llama-server")) {
-    return d + "/bin/llama-server";
-  }
-  std::string cache = Env("NUNCHI_CACHE");
-  if (cache.empty() && !Env("HOME").empty()) cache = Env("HOME") + "/.cache/nunchi";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(cache, ec)) {
-    fs::path bin = entry.path() / "bin" / "llama-server";
-    if (entry.path().filename().string().rfind("llama-", 0) == 0 && fs::exists(bin)) {
-      return bin.string();
-    }
-  }
-  return "";
-}
-
-// Runs llama-server on a free-ish port for the test's lifetime.
-class LlamaServerProcess {
- public:
-  LlamaServerProcess(const std::string& bin, const std::string& model, int port) : port_(port) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      std::string p = std::to_string(port);
-      execl(bin.c_str(), bin.c_str(), "-m", model.c_str(), "--host", "127.0.0.1", "--port",
-            p.c_str(), "-c", "4096", "-np", "1", "-t", "2", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ~LlamaServerProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-
- private:
-  pid_t pid_ = -1;
-  int port_;
-};
+using nunchi::testing::EnvOr;
+using nunchi::testing::LlamaServerProcess;
 
 Signal MakeSignal(const std::string& id, const std::string& author, int minute,
                   const std::string& text) {
@@ -87,7 +43,7 @@ RemoteOptions OptionsFor(const LlamaServerProcess& server, const std::string& mo
   o.base_url = server.base_url();
   o.model = fs::path(model).filename().string();
   o.timeout = 120s;
-  o.retries = 30;  // while the model loads: connection refused / 503
+  o.retries = 30;  // a busy machine may still answer 503 just after the load
   o.backoff_base = 500ms;
   o.backoff_max = 2s;
   o.breaker_failure_threshold = 1000;
@@ -114,29 +70,27 @@ JudgeTask MakeTask() {
 class LlamaServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string bin = FindLlamaServer();
-    model_ = Env("NUNCHI_TEST_MODEL");
+    std::string bin = nunchi::testing::FindLlamaServer();
     if (bin.empty()) GTEST_SKIP() << "llama-server not found (run scripts/setup-llama.sh)";
+    std::function<bool(const std::string&)> make;
 #ifdef NUNCHI_CAN_MAKE_MODEL
-    if (model_.empty()) {
-      // No model given: generate the tiny random-weight one (Qwen2 vocabulary).
-      model_ = (fs::temp_directory_path() / "nunchi-remote-test-tiny.gguf").string();
-      if (!fs::exists(model_)) {
-        llama::MakeModelOptions mo;
-        mo.shape = "tiny";
-        mo.out = model_;
-        mo.quiet = true;
-        Status s = llama::MakeModel(mo);
-        ASSERT_TRUE(s.ok()) << s.ToString();
-      }
-      setenv("NUNCHI_TEST_MODEL_RANDOM", "1", 1);
-    }
+    // No model given: generate the tiny random-weight one (Qwen2 vocabulary).
+    make = [](const std::string& out) {
+      llama::MakeModelOptions mo;
+      mo.shape = "tiny";
+      mo.out = out;
+      mo.quiet = true;
+      Status s = llama::MakeModel(mo);
+      if (!s.ok()) std::fprintf(stderr, "make-model: %s\n", s.ToString().c_str());
+      return s.ok();
+    };
 #endif
-    if (model_.empty() || !fs::exists(model_)) {
-      GTEST_SKIP() << "set NUNCHI_TEST_MODEL to a GGUF file";
-    }
-    int port = 18000 + static_cast<int>(getpid() % 1000);
-    server_ = std::make_unique<LlamaServerProcess>(bin, model_, port);
+    bool generated = false;
+    model_ = nunchi::testing::TestModel(make, &generated);
+    if (model_.empty()) GTEST_SKIP() << "set NUNCHI_TEST_MODEL to a GGUF file";
+    if (generated) setenv("NUNCHI_TEST_MODEL_RANDOM", "1", 1);
+    server_ = std::make_unique<LlamaServerProcess>(bin, model_);
+    ASSERT_TRUE(server_->WaitReady()) << "llama-server did not start:\n" << server_->log();
   }
   std::string model_;
   std::unique_ptr<LlamaServerProcess> server_;
@@ -178,7 +132,7 @@ TEST_F(LlamaServerTest, WhitespacePaddingIsCutOnTheStream) {
   const auto& s = (*judge)->stats();
   // A random-weight model pads (say so with NUNCHI_TEST_MODEL_RANDOM=1); a
   // trained one may answer cleanly, so then this only reports.
-  if (Env("NUNCHI_TEST_MODEL_RANDOM") == "1") {
+  if (EnvOr("NUNCHI_TEST_MODEL_RANDOM") == "1") {
     EXPECT_GE(s.degenerations.load() + s.cap_degenerations.load(), 1u);
   }
   std::printf("attempts=%lu degenerations=%lu length_stops=%lu cap_degenerations=%lu\n",
@@ -186,6 +140,63 @@ TEST_F(LlamaServerTest, WhitespacePaddingIsCutOnTheStream) {
               static_cast<unsigned long>(s.degenerations.load()),
               static_cast<unsigned long>(s.length_stops.load()),
               static_cast<unsigned long>(s.cap_degenerations.load()));
+}
+
+// A stream the guard cuts stops generating on the server too: the client
+// closes the connection, llama-server sees it and releases the slot. Checked
+// on llama-server itself: soon after the call returns no slot is processing,
+// llama_decode() calls stop, and the tokens generated are far below the cap.
+// A client that kept the connection open would leave the slot generating
+// towards the cap (thousands of tokens: minutes on this model and machine).
+TEST_F(LlamaServerTest, AStreamCutByTheGuardStopsGeneratingOnTheServer) {
+  if (EnvOr("NUNCHI_TEST_MODEL_RANDOM") != "1") {
+    GTEST_SKIP() << "needs a random-weight model, which pads (NUNCHI_TEST_MODEL_RANDOM=1)";
+  }
+  RemoteOptions o = OptionsFor(*server_, model_);
+  o.llama_server_gbnf = false;     // json_schema: free whitespace, which it pads with
+  o.retries = 0;                   // one stream, no retry after the cut
+  o.max_tokens_per_target = 1000;  // 3 targets: a cap of 3016 tokens
+  const int cap = o.max_tokens_base + 3 * o.max_tokens_per_target;
+  auto judge = RemoteJudge::Create(o);
+  ASSERT_TRUE(judge.ok()) << judge.status().ToString();
+  ASSERT_EQ(server_->Metric("llamacpp:tokens_predicted_total"), 0);
+
+  auto out = (*judge)->JudgeBundle(MakeTask());
+  const auto returned = std::chrono::steady_clock::now();
+  ASSERT_EQ(out.size(), 3u);
+  const auto& s = (*judge)->stats();
+  ASSERT_EQ(s.degenerations.load(), 1u)
+      << "the guard did not cut the stream: " << (out[0].ok() ? "ok" : out[0].status().ToString());
+  for (const auto& r : out) {
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kDegenerated) << r.status().ToString();
+  }
+
+  // The slot is released promptly (the server checks the connection between tokens).
+  std::optional<bool> processing;
+  while (std::chrono::steady_clock::now() - returned < 2s) {
+    processing = server_->AnySlotProcessing();
+    if (processing == false) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  const auto idle_after = std::chrono::steady_clock::now() - returned;
+  ASSERT_EQ(processing, false) << "llama-server still generates 2 s after the cut: "
+                               << server_->Slots().dump();
+
+  // Nothing decodes any more, and what was generated is a small part of the cap.
+  const double decodes = server_->Metric("llamacpp:n_decode_total");
+  std::this_thread::sleep_for(1s);
+  EXPECT_EQ(server_->Metric("llamacpp:n_decode_total"), decodes);
+  const double predicted = server_->Metric("llamacpp:tokens_predicted_total");
+  EXPECT_GT(predicted, 0);
+  EXPECT_LT(predicted, cap / 4);
+  EXPECT_EQ(server_->Metric("llamacpp:requests_processing"), 0);
+  std::printf(
+      "slot idle %lld ms after the call returned; "
+      "tokens_predicted_total=%.0f (cap %d) n_decode_total=%.0f\n",
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(idle_after).count()),
+      predicted, cap, decodes);
 }
 
 }  // namespace
