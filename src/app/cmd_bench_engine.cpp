@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "domain/time.h"
 #include "engines/llama/engine.h"
+#include "engines/llama/llama_judge.h"
 
 namespace nunchi {
 namespace {
@@ -19,6 +21,8 @@ struct BenchOptions {
   int gen_tokens = 32;
   int parallel = 4;
   int repetitions = 3;
+  int ctx_size = 2048;  // as llama-batched-bench -c 2048; raised when the run needs more
+  int grow_cycles = 12;
 };
 
 // A prompt of about n tokens that shares nothing with any other (seeded by k).
@@ -34,14 +38,14 @@ double Seconds(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-int RunBench(const BenchOptions& o) {
+int RunThroughput(const BenchOptions& o) {
   llama::EngineOptions eo;
   eo.model_path = o.model;
   eo.threads = o.threads;
   eo.max_active = o.parallel;
   eo.max_cached = 2;
   eo.cache_budget_bytes = 0;  // no prefix reuse: every prompt is computed
-  eo.n_ctx = (o.prompt_tokens + o.gen_tokens + 16) * (o.parallel + 1);
+  eo.n_ctx = std::max(o.ctx_size, (o.prompt_tokens + o.gen_tokens + 16) * (o.parallel + 1));
   eo.n_batch = std::max(512, o.prompt_tokens);
   eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
   eo.guard.short_min_span = 1u << 30;
@@ -89,6 +93,140 @@ int RunBench(const BenchOptions& o) {
   return 0;
 }
 
+// A bundle of a post and n comments, all distinct, written like the app's.
+JudgeTask GrowingTask(int n_comments) {
+  static const char* kLines[] = {"입구 쪽 줄이 계단까지 내려왔어요",
+                                 "지금 가도 30분은 기다려야 할 듯",
+                                 "생각보다 한산해요 바로 들어감",
+                                 "비 와서 그런지 사람 별로 없네요",
+                                 "주차장 만차라 돌아가는 중",
+                                 "직원분이 대기 번호표 나눠주고 있어요",
+                                 "안쪽은 좀 덜 붐벼요",
+                                 "혹시 몇 시까지 하는지 아시는 분?"};
+  const auto at = [](int minute) {
+    return *ParseTimestamp("2026-11-30T14:" + std::string(minute < 10 ? "0" : "") +
+                           std::to_string(minute) + ":00+09:00");
+  };
+  JudgeTask task;
+  task.spot = {"spot-bench", "성수 팝업스토어", "성수동 팝업스토어 입구와 대기줄"};
+  task.bundle.post_id = "p1";
+  task.bundle.post = {"p1", "a0", at(0), "성수 팝업 오픈런 왔는데 줄이 엄청 길어요"};
+  for (int i = 1; i <= n_comments; ++i) {
+    task.bundle.comments.push_back({"c" + std::to_string(i), "a" + std::to_string(i % 5),
+                                    at(std::min(59, i)),
+                                    std::to_string(i) + "번째 댓글: " + kLines[i % 8]});
+  }
+  task.targets = {static_cast<size_t>(n_comments)};  // the newest comment
+  task.request_id = "bench-grow-" + std::to_string(n_comments);
+  return task;
+}
+
+llama::EngineOptions JudgeEngineOptions(const BenchOptions& o) {
+  llama::EngineOptions eo;
+  eo.model_path = o.model;
+  eo.threads = o.threads;
+  eo.max_active = 1;
+  eo.max_cached = 8;
+  eo.n_ctx = 4096;
+  eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
+  eo.guard.short_min_span = 1u << 30;
+  return eo;
+}
+
+// Per-token overhead of sampling under the judge's grammar (and without
+// one), against the llama_decode time of the same steps. The prompt is run
+// once to cache it, so the measured run is almost all generation.
+int RunGrammar(const BenchOptions& o) {
+  auto engine = llama::LlamaEngine::Create(JudgeEngineOptions(o));
+  if (!engine.ok())
+    return std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str()), 1;
+  auto& e = **engine;
+  auto judge = llama::LlamaJudge::Create(&e);
+  if (!judge.ok())
+    return std::fprintf(stderr, "bench-engine: %s\n", judge.status().ToString().c_str()), 1;
+  JudgeTask task = GrowingTask(10);
+  task.targets = {2, 4, 5, 7, 8, 9, 10};
+  std::vector<std::string> ids;
+  auto req = (*judge)->BuildRequest(task, &ids);
+  if (!req.ok()) return 1;
+  int steps = 0;  // the grammar run's decode steps: the unconstrained run takes as many
+  for (bool grammar : {true, false}) {
+    llama::EngineRequest r = *req;
+    if (!grammar) {
+      r.grammar.clear();
+      r.max_tokens = std::max(1, steps);
+    }
+    r.retry_on_loop = false;
+    if (!e.Submit(r).get().ok()) return 1;  // caches the prompt
+    const auto before = e.Counters();
+    auto res = e.Submit(r).get();
+    if (!res.ok()) return 1;
+    const auto after = e.Counters();
+    const double calls = double(after.decode_calls - before.decode_calls);
+    if (grammar) steps = static_cast<int>(calls);
+    const double decode_ms = double(after.decode_ns - before.decode_ns) * 1e-6 / calls;
+    const double sample_ms = double(after.sample_ns - before.sample_ns) * 1e-6 / calls;
+    std::printf(
+        "{\"engine\":\"nunchi\",\"part\":\"grammar\",\"grammar\":%s,\"model\":\"%s\","
+        "\"threads\":%d,\"targets\":%zu,\"generated_tokens\":%d,\"forced_tokens\":%d,"
+        "\"decode_calls\":%.0f,\"decode_ms_per_step\":%.2f,\"sample_ms_per_step\":%.3f,"
+        "\"sample_share_of_step\":%.4f}\n",
+        grammar ? "true" : "false", e.model_identity().c_str(), o.threads, ids.size(),
+        res->generated_tokens, res->forced_tokens, calls, decode_ms, sample_ms,
+        sample_ms / (decode_ms + sample_ms));
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// A bundle that grows by one comment per cycle, judged through LlamaJudge:
+// prompt tokens per cycle against those computed (the rest came from the
+// prefix cache).
+int RunGrowing(const BenchOptions& o) {
+  auto engine = llama::LlamaEngine::Create(JudgeEngineOptions(o));
+  if (!engine.ok())
+    return std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str()), 1;
+  auto& e = **engine;
+  auto judge = llama::LlamaJudge::Create(&e);
+  if (!judge.ok())
+    return std::fprintf(stderr, "bench-engine: %s\n", judge.status().ToString().c_str()), 1;
+  uint64_t total_prompt = 0, total_computed = 0;
+  for (int cycle = 1; cycle <= o.grow_cycles; ++cycle) {
+    const JudgeTask task = GrowingTask(5 + cycle);
+    const auto before = e.Counters();
+    const auto t0 = std::chrono::steady_clock::now();
+    const JudgeOutput out = (*judge)->JudgeBundle(task);
+    const double secs = Seconds(std::chrono::steady_clock::now() - t0);
+    const auto after = e.Counters();
+    const uint64_t computed = after.prefill_computed - before.prefill_computed;
+    const uint64_t reused = after.prefill_reused - before.prefill_reused;
+    if (cycle > 1) {  // the first cycle has nothing of the bundle cached
+      total_prompt += computed + reused;
+      total_computed += computed;
+    }
+    std::printf(
+        "{\"engine\":\"nunchi\",\"part\":\"growing_bundle\",\"cycle\":%d,\"comments\":%d,"
+        "\"prompt_tokens\":%llu,\"computed\":%llu,\"reused\":%llu,\"ok\":%s,\"seconds\":%.2f}\n",
+        cycle, 5 + cycle, static_cast<unsigned long long>(computed + reused),
+        static_cast<unsigned long long>(computed), static_cast<unsigned long long>(reused),
+        !out.empty() && out[0].ok() ? "true" : "false", secs);
+    std::fflush(stdout);
+  }
+  std::printf(
+      "{\"engine\":\"nunchi\",\"part\":\"growing_bundle_summary\",\"cycles\":%d,"
+      "\"prompt_tokens_per_cycle\":%.1f,\"computed_per_cycle\":%.1f,\"saved_share\":%.4f}\n",
+      o.grow_cycles - 1, double(total_prompt) / (o.grow_cycles - 1),
+      double(total_computed) / (o.grow_cycles - 1),
+      1.0 - double(total_computed) / double(std::max<uint64_t>(1, total_prompt)));
+  return 0;
+}
+
+int RunBench(const BenchOptions& o) {
+  if (int rc = RunThroughput(o); rc != 0) return rc;
+  if (int rc = RunGrammar(o); rc != 0) return rc;
+  return RunGrowing(o);
+}
+
 }  // namespace
 
 void AddBenchEngineCommand(CLI::App& app) {
@@ -101,6 +239,10 @@ void AddBenchEngineCommand(CLI::App& app) {
   cmd->add_option("-n,--gen-tokens", o->gen_tokens, "Generated tokens")->capture_default_str();
   cmd->add_option("--parallel", o->parallel, "Sequences decoded together")->capture_default_str();
   cmd->add_option("--repetitions", o->repetitions, "Best of this many runs")->capture_default_str();
+  cmd->add_option("-c,--ctx-size", o->ctx_size, "KV cells (raised when too small)")
+      ->capture_default_str();
+  cmd->add_option("--grow-cycles", o->grow_cycles, "Cycles of the growing bundle")
+      ->capture_default_str();
   cmd->callback([o] { throw CLI::RuntimeError(RunBench(*o)); });
 }
 

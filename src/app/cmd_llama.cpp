@@ -59,6 +59,11 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
       set("nunchi_llm_fallbacks_total", "Requests handed to the fallback judge.", c.fallbacks);
       set("nunchi_llm_deadline_exceeded_total", "Requests dropped at their deadline.",
           c.deadline_exceeded);
+      m.Counter("nunchi_llm_decode_seconds_total", "Engine time inside llama_decode.")
+          .Set(labels, double(c.decode_ns) * 1e-9);
+      m.Counter("nunchi_llm_sample_seconds_total",
+                "Engine time sampling under the grammar and taking forced text.")
+          .Set(labels, double(c.sample_ns) * 1e-9);
       m.Gauge("nunchi_llm_ready", "1 when the engine makes progress.")
           .Set(labels, e->Ready() ? 1 : 0);
     });

@@ -200,7 +200,7 @@ EngineCounters LlamaEngine::Counters() const {
   return {g(c.requests),      g(c.prefill_computed),  g(c.prefill_reused), g(c.generated),
           g(c.forced),        g(c.loops_stopped),     g(c.retries),        g(c.degenerations),
           g(c.fallbacks),     g(c.deadline_exceeded), g(c.decode_calls),   g(c.grammar_full_passes),
-          g(c.cache_entries), g(c.cache_loaded)};
+          g(c.cache_entries), g(c.cache_loaded),      g(c.decode_ns),      g(c.sample_ns)};
 }
 
 bool LlamaEngine::Ready() const {

@@ -103,6 +103,9 @@ struct EngineCounters {
   uint64_t grammar_full_passes = 0;  // sampled tokens the grammar rejected (vocabulary masked)
   uint64_t cache_entries = 0;        // current
   uint64_t cache_loaded = 0;         // entries restored from disk at start
+  uint64_t decode_ns = 0;            // engine thread time inside llama_decode
+  uint64_t sample_ns = 0;            // engine thread time sampling under the grammar and
+                                     // taking forced text (the per-token overhead)
 };
 
 class LlamaEngine {
@@ -153,7 +156,8 @@ class LlamaEngine {
   bool AdmitJobs();
   void StartSlot(std::unique_ptr<Job> job);
   bool Step();
-  void AfterDecode(Slot& slot, int out_index);
+  void AfterDecode(Slot& slot, int out_index);  // times AfterDecodeTimed into sample_ns
+  void AfterDecodeTimed(Slot& slot, int out_index);
   void Finish(Slot& slot, Result<EngineResult> result);
   void Complete(Job& job, Result<EngineResult> result);
   void RestartForRetry(Slot& slot);

@@ -58,7 +58,8 @@ struct LlamaEngine::State {
 struct LlamaEngine::AtomicCounters {
   std::atomic<uint64_t> requests{0}, prefill_computed{0}, prefill_reused{0}, generated{0},
       forced{0}, loops_stopped{0}, retries{0}, degenerations{0}, fallbacks{0}, deadline_exceeded{0},
-      decode_calls{0}, grammar_full_passes{0}, cache_entries{0}, cache_loaded{0};
+      decode_calls{0}, grammar_full_passes{0}, cache_entries{0}, cache_loaded{0}, decode_ns{0},
+      sample_ns{0};
 };
 
 inline void Bump(std::atomic<uint64_t>& c, uint64_t n = 1) {

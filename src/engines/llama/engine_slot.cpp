@@ -112,6 +112,12 @@ void LlamaEngine::RestartForRetry(Slot& slot) {
 }
 
 void LlamaEngine::AfterDecode(Slot& slot, int out_index) {
+  const int64_t t0 = NowNs();
+  AfterDecodeTimed(slot, out_index);
+  Bump(counters_->sample_ns, static_cast<uint64_t>(NowNs() - t0));
+}
+
+void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
   const VocabInfo& vocab = st_->vocab;
   const EngineRequest& req = slot.job->request;
   EngineResult& r = slot.result;
@@ -170,7 +176,9 @@ void LlamaEngine::AfterDecode(Slot& slot, int out_index) {
 bool LlamaEngine::Decode() {
   State& st = *st_;
   for (;;) {
+    const int64_t t0 = NowNs();
     const int rc = llama_decode(st.ctx.get(), st.batch->get());
+    Bump(counters_->decode_ns, static_cast<uint64_t>(NowNs() - t0));
     Bump(counters_->decode_calls);
     if (rc == 0) return true;
     // rc == 1: no room in the KV cache. Make room from the prefix cache.
