@@ -59,7 +59,7 @@ double Percentile(std::vector<double> v, double p) {
 
 }  // namespace
 
-int RunEvalExtract(const std::string& dir, bool json) {
+int RunEvalExtract(const std::string& dir, bool json, extract::CandidateChooser* chooser) {
   std::vector<std::pair<fs::path, GroundTruth>> cases;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -78,6 +78,7 @@ int RunEvalExtract(const std::string& dir, bool json) {
             [](const auto& a, const auto& b) { return a.first < b.first; });
   extract::ExtractorOptions options;
   options.max_engines = 2;  // one request at a time, two engines for split pages
+  options.chooser = chooser;
   extract::Extractor extractor(options);
   // Warm-up (engine start-up is not per-image latency).
   (void)extractor.Receipt(ReadAll(cases.front().first));

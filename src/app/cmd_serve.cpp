@@ -14,6 +14,9 @@
 #ifdef NUNCHI_HAVE_EXTRACT
 #include "http/extract_routes.h"
 #endif
+#ifdef NUNCHI_HAVE_CHOOSERS
+#include "app/llama_chooser.h"
+#endif
 
 namespace nunchi {
 namespace {
@@ -29,6 +32,7 @@ struct ServeOptions {
   RequestLimits limits;
   JudgeOptions judge;
   size_t extract_max_bytes = 10 << 20;
+  int chooser_timeout_ms = 2000;  // the extraction chooser on the --model engine
 };
 
 int RunServe(const ServeOptions& o) {
@@ -71,13 +75,28 @@ int RunServe(const ServeOptions& o) {
   so.retention_ms = static_cast<TimeMs>(o.retention_hours * 3600'000);
   so.limits = o.limits;
   AnalysisService service(**store, (*chain)->judge(), metrics, log->get(), so);
+#ifdef NUNCHI_HAVE_EXTRACT
+  // The extraction rules' LLM chooser shares the judge chain's engine (one
+  // model in memory); declared before the server, which it must outlive.
+  std::shared_ptr<extract::CandidateChooser> chooser;
+#ifdef NUNCHI_HAVE_CHOOSERS
+  if (std::shared_ptr<void> engine = (*chain)->llama_engine()) {
+    auto made = MakeLlamaChooser(engine, {.timeout_ms = o.chooser_timeout_ms}, &metrics);
+    if (!made.ok()) {
+      std::cerr << "nunchi: extraction chooser: " << made.status().ToString() << "\n";
+      return 1;
+    }
+    chooser = *made;
+  }
+#endif
+#endif
   HttpOptions http = o.http;
   http.deadline = std::chrono::milliseconds(o.deadline_ms);
   HttpServer server(service, metrics, http);
 #ifdef NUNCHI_HAVE_EXTRACT
   ExtractLimits el;
   el.max_bytes = o.extract_max_bytes;
-  RegisterExtractRoutes(server.raw(), el);
+  RegisterExtractRoutes(server.raw(), el, chooser.get());
 #endif
   auto port = server.Bind();
   if (!port.ok()) {
@@ -133,6 +152,9 @@ void AddServeCommand(CLI::App& app) {
                   "DATA_DIR/decisions.jsonl)");
   cmd->add_flag("--log-texts", o->log_texts, "Include signal texts in the decision log");
   cmd->add_option("--extract-max-bytes", o->extract_max_bytes, "Largest image accepted")
+      ->capture_default_str();
+  cmd->add_option("--chooser-timeout-ms", o->chooser_timeout_ms,
+                  "With --model: longest one LLM choice among OCR candidates may take")
       ->capture_default_str();
   AddJudgeFlags(cmd, &o->judge);
   cmd->callback([o] { throw CLI::RuntimeError(RunServe(*o)); });

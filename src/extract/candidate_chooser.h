@@ -1,10 +1,15 @@
 // CandidateChooser: the hook for an LLM judge that picks among the OCR's
-// candidates when the field rules disagree or are unsure. It may only pick
-// one of the candidates it is given (it never produces digits the OCR did
-// not see); an implementation would constrain the model with a JSON grammar
-// such as {"choice": <index>|null}. No implementation ships yet: the
-// extractor works without one. Implementations must be thread-safe; the
-// extractor calls Choose from any request thread.
+// candidates when the field rules disagree or are unsure (receipt amount:
+// the top two distinct values within 5 points; taxi fare from OCR: within
+// 10). It may only pick one of the candidates it is given, by index, so it
+// never produces digits the OCR did not see; the rules ignore an index out
+// of range and keep their own choice on nullopt. The implementation is
+// choosers::LlamaCandidateChooser (src/choosers/, on the in-process llama.cpp
+// engine, answering {"choice":N|null} under a grammar, with a per-call
+// deadline); `serve --model` and `eval-extract --model` wire it in, and the
+// extractor works without one. This layer never depends on an engine.
+// Implementations must be thread-safe; the extractor calls Choose from any
+// request thread.
 #pragma once
 
 #include <optional>

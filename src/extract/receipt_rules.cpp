@@ -236,10 +236,48 @@ void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
 }
 
 std::string CleanName(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '|' || s.back() == '.' || s.back() == '_')) {
-    s.pop_back();
+  auto junk = [](char c) { return c == ' ' || c == '|' || c == '.' || c == '_'; };
+  while (!s.empty() && junk(s.back())) s.pop_back();
+  size_t lead = 0;
+  while (lead < s.size() && (junk(s[lead]) || s[lead] == ':' || s[lead] == '"')) ++lead;
+  return s.substr(lead);
+}
+
+bool IsHangul(char32_t c) { return c >= 0xAC00 && c <= 0xD7A3; }
+
+// The name after a transfer's recipient label read with one slip at the
+// start of the line ("받는 부 정하늘"; the exact labels are matched first).
+// Names hold no digits, which keeps out 받는계좌 and amounts.
+std::optional<std::string> RecipientAfterSlippedLabel(const std::string& norm) {
+  static const std::u32string kLabel = U"받는분";
+  std::u32string text = ToU32(norm);
+  size_t at = 0, matched = 0;
+  int slips = 0;
+  for (; at < text.size() && matched < kLabel.size(); ++at) {
+    if (text[at] == U' ') continue;
+    slips += text[at] != kLabel[matched++];
   }
-  return s;
+  if (matched < kLabel.size() || slips > 1) return std::nullopt;
+  std::u32string rest = text.substr(at);
+  bool hangul = false;
+  for (char32_t c : rest) {
+    if (c >= U'0' && c <= U'9') return std::nullopt;
+    hangul = hangul || IsHangul(c);
+  }
+  if (!hangul) return std::nullopt;
+  std::string name = CleanName(ToUtf8(rest));
+  if (name.empty()) return std::nullopt;
+  return name;
+}
+
+// More digits than Hangul: an account, phone or business number line.
+bool MostlyDigits(const std::string& norm) {
+  int digits = 0, hangul = 0;
+  for (char32_t c : ToU32(norm)) {
+    digits += c >= U'0' && c <= U'9';
+    hangul += IsHangul(c);
+  }
+  return digits >= hangul;
 }
 
 void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
@@ -260,15 +298,25 @@ void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
       return;
     }
   }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto name = RecipientAfterSlippedLabel(NormalizeOcrText(lines[i].text));
+    if (!name) continue;
+    r->merchant.value = *name;
+    r->merchant.confidence = std::clamp(0.1 + 0.6 * lines[i].confidence, 0.0, 1.0);
+    r->merchant.evidence = OcrEvidence(lines[i]);
+    return;
+  }
   // POS receipts print the store name as the tallest of the first lines.
-  static const char* kHeadings[] = {"영수증", "매출전표", "이체", "확인증", "카드",
-                                    "사업자", "대표",     "TEL",  "전화"};
+  static const char* kHeadings[] = {"영수증", "매출전표", "이체", "확인증", "카드", "사업자",
+                                    "대표",   "TEL",      "전화", "계좌",   "송금"};
   const OcrLine* best = nullptr;
   for (size_t i = 0; i < lines.size() && i < 4; ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
-    if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm)) continue;
-    if (std::any_of(std::begin(kHeadings), std::end(kHeadings),
-                    [&](const char* h) { return HasLabel(norm, h); })) {
+    if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm) || MostlyDigits(norm)) continue;
+    auto has = [&](const char* label) { return HasLabel(norm, label); };
+    // Headings, and a name label whose name the OCR lost.
+    if (std::any_of(std::begin(kHeadings), std::end(kHeadings), has) ||
+        std::any_of(std::begin(kLabels), std::end(kLabels), has)) {
       continue;
     }
     if (best == nullptr || lines[i].box.h > best->box.h * 1.15) best = &lines[i];

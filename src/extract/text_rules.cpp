@@ -161,40 +161,79 @@ std::optional<std::string> FindApprovalNumber(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// The time right after a date, in `rest`. Besides "18:40", "18:40:12" and
+// "오후 6:40" it reads the forms an OCR slip leaves: a colon read as a digit
+// ("23111" for 23:11, "15:32142" for 15:32:42, "오후 2206" for 2:06 PM),
+// lost colons ("0840", "183912", "01:3514"), 일 read as 월.
+std::optional<DateTime> TimeAfterDate(const std::string& rest) {
+  static const std::string kLead = R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\))? ?(오전|오후|AM|PM)? ?)";
+  // Seconds after a real colon, or after a slipped or lost one when nothing follows.
+  static const std::regex kTime(
+      kLead + R"((\d{1,2}) ?[:;] ?(\d{2})(?: ?[:;] ?(\d{2})|[01]?(\d{2})(?!\d))?)");
+  static const std::regex kDigits(kLead + R"((\d{4,7})(?!\d))");
+  std::smatch t;
+  int h = 0, mi = 0, sec = 0;
+  if (std::regex_search(rest, t, kTime)) {
+    h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
+    sec = t[4].matched ? std::stoi(t[4].str()) : t[5].matched ? std::stoi(t[5].str()) : 0;
+  } else if (std::regex_search(rest, t, kDigits)) {
+    const std::string d = t[2].str();
+    auto num = [&](size_t at) { return std::stoi(d.substr(at, 2)); };
+    auto slip = [&](size_t at) { return d[at] == '0' || d[at] == '1'; };  // was a colon
+    if (d.size() == 4 && t[1].matched) {  // "오후 1152": a 12-hour clock prints 1:52
+      h = d[0] - '0', mi = num(2);
+    } else if (d.size() == 4) {
+      h = num(0), mi = num(2);
+    } else if (d.size() == 5 && slip(2)) {
+      h = num(0), mi = num(3);
+    } else if (d.size() == 6) {
+      h = num(0), mi = num(2), sec = num(4);
+    } else if (d.size() == 7 && slip(2) && slip(5)) {
+      h = num(0), mi = num(3), sec = num(6);
+    } else {
+      return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  std::string ampm = t[1].str();
+  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
+  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  DateTime dt;
+  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
+  return dt;
+}
+
+}  // namespace
+
 std::optional<DateTime> FindDateTime(std::string_view s) {
   static const std::regex kDate(
       R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
-  static const std::regex kTime(
-      R"(^ ?(?:일)? ?(?:\([^)]{0,9}\))? ?(오전|오후|AM|PM)? ?(\d{1,2}) ?[:;] ?(\d{2})(?: ?[:;] ?(\d{2}))?)");
+  // "2024 1103 18:39:29": the separators lost; only taken with a time after it.
+  static const std::regex kCompactDate(R"((20\d{2}) (\d{2})(\d{2}))");
   std::string text(s);
-  for (std::sregex_iterator it(text.begin(), text.end(), kDate), end; it != end; ++it) {
-    const std::smatch& m = *it;
-    size_t at = static_cast<size_t>(m.position(0));
-    if (at > 0 && IsDigit(text[at - 1])) continue;
-    size_t after = at + static_cast<size_t>(m.length(0));
-    std::smatch t;
-    std::string rest = text.substr(after);
-    bool has_time = std::regex_search(rest, t, kTime);
-    // "24/06/2002:41": the day runs straight into the time.
-    if (after < text.size() && IsDigit(text[after]) && !has_time) continue;
-    DateTime dt;
-    dt.year = std::stoi(m[1].str());
-    if (dt.year < 100) dt.year += 2000;
-    dt.month = std::stoi(m[2].str());
-    dt.day = std::stoi(m[3].str());
-    if (dt.month < 1 || dt.month > 12 || dt.day < 1 || dt.day > 31) continue;
-    if (dt.year < 2000 || dt.year > 2099) continue;
-    if (has_time) {
-      int h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
-      int sec = t[4].matched ? std::stoi(t[4].str()) : 0;
-      std::string ampm = t[1].str();
-      if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
-      if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
-      if (h <= 23 && mi <= 59 && sec <= 59) {
-        dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
-      }
+  for (const std::regex* re : {&kDate, &kCompactDate}) {
+    for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it) {
+      const std::smatch& m = *it;
+      size_t at = static_cast<size_t>(m.position(0));
+      if (at > 0 && IsDigit(text[at - 1])) continue;
+      size_t after = at + static_cast<size_t>(m.length(0));
+      std::optional<DateTime> time = TimeAfterDate(text.substr(after));
+      // "24/06/2002:41": the day runs straight into the time.
+      if (after < text.size() && IsDigit(text[after]) && !time) continue;
+      if (re == &kCompactDate && !time) continue;
+      DateTime dt = time.value_or(DateTime{});
+      dt.year = std::stoi(m[1].str());
+      if (dt.year < 100) dt.year += 2000;
+      dt.month = std::stoi(m[2].str());
+      dt.day = std::stoi(m[3].str());
+      if (dt.month < 1 || dt.month > 12 || dt.day < 1 || dt.day > 31) continue;
+      if (dt.year < 2000 || dt.year > 2099) continue;
+      return dt;
     }
-    return dt;
   }
   return std::nullopt;
 }

@@ -60,6 +60,16 @@ TEST(TextRules, DatesAndTimesInCommonFormats) {
       {"2026.11.29 오전 12:05", "2026-11-29T00:05:00"},
       {"2026-11-29(일) 18:40", "2026-11-29T18:40:00"},
       {"거래일시 24/06/2002:41", "2024-06-20T02:41:00"},  // OCR lost the space
+      // OCR slips: a colon read as a digit or lost, 일 read as 월, separators lost.
+      {"2024-02-17 23111 『05:03", "2024-02-17T23:11:00"},
+      {"거래일시 26/07/1612001", "2026-07-16T12:01:00"},
+      {"거래일자 26/04/280840", "2026-04-28T08:40:00"},
+      {"거래일시 2025-03-0901:3514", "2025-03-09T01:35:14"},
+      {"거래일시 2025년07월11월15:32142", "2025-07-11T15:32:42"},
+      {"거래 일 2024 1103 18:39:29", "2024-11-03T18:39:29"},
+      {"2024년05월02일04:13:01605:09", "2024-05-02T04:13:01"},  // a POS number runs on
+      {"거래일자 2024.11.19 오후 1152", "2024-11-19T13:52:00"},
+      {"2024.08.09오후2206 ㅁ205:05", "2024-08-09T14:06:00"},
   };
   for (const Case& c : cases) {
     auto dt = FindDateTime(NormalizeOcrText(c.text));
@@ -67,6 +77,10 @@ TEST(TextRules, DatesAndTimesInCommonFormats) {
     EXPECT_EQ(ToIso(*dt), c.iso) << c.text;
   }
   EXPECT_FALSE(FindDateTime("2026-13-45"));
+  EXPECT_FALSE(FindDateTime("2026 1345 18:40"));             // no such month
+  EXPECT_FALSE(FindDateTime("가맹점번호 2024 1103"));        // compact dates need a time
+  EXPECT_FALSE(FindDateTime("2026-11-29 23911")->has_time);  // not a colon slip
+  EXPECT_FALSE(FindDateTime("2026-11-29 2840")->has_time);   // no such hour
 }
 
 TEST(TextRules, IssuersNeedCardOrBankContext) {
@@ -155,6 +169,21 @@ TEST(ReceiptRules, TransferSlipIssuerIsTheSendingBank) {
   EXPECT_EQ(r.issuer.value.value_or(""), "하나은행");
   EXPECT_EQ(r.merchant.value.value_or(""), "정하늘");
   EXPECT_FALSE(r.approval_number.value);
+}
+
+TEST(ReceiptRules, TransferRecipientSurvivesOneSlipInItsLabel) {
+  std::vector<OcrLine> lines = {Line("기업은행", 0, 30),
+                                Line("이체확인증", 40),
+                                Line("출금계좌 640-**-839506", 70),
+                                Line("받는 부 ( 주) 한빛 상사", 100),
+                                Line("받는계좌 신한 110-22-3", 130),
+                                Line("이체금액 \\2,149,000", 160)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.merchant.value.value_or(""), "( 주) 한빛 상사");
+  // Without a recipient line, an account number is no name.
+  lines.erase(lines.begin() + 3);
+  r = ReadReceiptFields(lines, nullptr);
+  EXPECT_FALSE(r.merchant.value) << *r.merchant.value;
 }
 
 TEST(TaxiRules, FarePlausibility) {

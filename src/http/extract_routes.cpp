@@ -106,8 +106,10 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
 
 }  // namespace
 
-void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits) {
+void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
+                           ex::CandidateChooser* chooser) {
   ex::ExtractorOptions options;
+  options.chooser = chooser;
   options.limits.max_bytes = limits.max_bytes;
   options.limits.max_pixels = limits.max_pixels;
   auto extractor = std::make_shared<ex::Extractor>(options);

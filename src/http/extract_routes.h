@@ -9,7 +9,9 @@
 //   422 IMAGE_TRUNCATED, 422 IMAGE_UNREADABLE, 503 EXTRACTION_UNAVAILABLE.
 // Thread-safety: the handlers run on httplib's worker threads; they share one
 // extract::Extractor (thread-safe, at most two OCR engines at a time) owned by
-// the registered handlers, so it lives as long as the server.
+// the registered handlers, so it lives as long as the server. With a chooser
+// (an LLM judge, see extract/candidate_chooser.h) the field rules consult it
+// when they are unsure; it must outlive the server.
 #pragma once
 
 #include <httplib.h>
@@ -18,11 +20,16 @@
 
 namespace nunchi {
 
+namespace extract {
+class CandidateChooser;
+}
+
 struct ExtractLimits {
   size_t max_bytes = 10 << 20;  // upload size cap
   int max_pixels = 40'000'000;  // width x height cap, checked before decoding
 };
 
-void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits);
+void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
+                           extract::CandidateChooser* chooser = nullptr);
 
 }  // namespace nunchi
