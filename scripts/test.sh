@@ -16,6 +16,6 @@ ctest --test-dir "$root/build-test" -j 2 --timeout 900
 
 echo "== test: unit tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 NUNCHI_WITH_LLAMA=OFF scripts/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug \
-  -DNUNCHI_SANITIZE=ON -DNUNCHI_WITH_EXTRACT=OFF
+  -DNUNCHI_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build-asan" -j 2 --timeout 900 -L unit
