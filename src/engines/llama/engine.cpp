@@ -82,8 +82,9 @@ Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& op
                               (llama_model_n_embd(m) / llama_model_n_head(m)) *
                               llama_model_n_head_kv(m) * 2;  // F16 K and V
   st.pool = std::make_unique<SeqPool>(n_seq);
-  st.cache = std::make_unique<PrefixCache>(st.ctx.get(), st.pool.get(),
-                                           options.cache_budget_bytes / kv_per_token);
+  const size_t budget_tokens = std::min(options.cache_budget_bytes / kv_per_token,
+                                        static_cast<size_t>(options.n_ctx) * 3 / 4);
+  st.cache = std::make_unique<PrefixCache>(st.ctx.get(), st.pool.get(), budget_tokens);
   st.batch = std::make_unique<Batch>(options.n_batch);
   if (!options.cache_dir.empty()) {
     st.cache_dir = (std::filesystem::path(options.cache_dir) / SafeName(e->identity_)).string();

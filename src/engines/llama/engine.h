@@ -46,14 +46,17 @@ using EngineClock = std::chrono::steady_clock;
 
 struct EngineOptions {
   std::string model_path;
-  int threads = 2;                         // CPU threads for decode and prefill; 0: all
-  int n_ctx = 8192;                        // KV cells shared by all sequences (unified cache)
-  int n_batch = 512;                       // most tokens per llama_decode call
-  int max_active = 4;                      // sequences decoded together
-  int max_cached = 24;                     // prefix cache entries (spare sequences)
-  size_t cache_budget_bytes = 256u << 20;  // KV bytes the prefix cache may hold
-  std::string cache_dir;                   // where the prefix cache persists; empty: nowhere
-  size_t queue_capacity = 64;              // pending requests beyond this get kUnavailable
+  int threads = 2;      // CPU threads for decode and prefill; 0: all
+  int n_ctx = 8192;     // KV cells shared by all sequences (unified cache)
+  int n_batch = 512;    // most tokens per llama_decode call
+  int max_active = 4;   // sequences decoded together
+  int max_cached = 24;  // prefix cache entries (spare sequences)
+  // KV bytes the prefix cache may hold. The cells live in the context's KV
+  // buffer (allocated for n_ctx anyway), so the cache is also held to 3/4 of
+  // n_ctx, leaving the rest to active sequences; 0 turns reuse off.
+  size_t cache_budget_bytes = SIZE_MAX;
+  std::string cache_dir;       // where the prefix cache persists; empty: nowhere
+  size_t queue_capacity = 64;  // pending requests beyond this get kUnavailable
   std::chrono::milliseconds stall_timeout{15000};  // Ready() false after this without progress
   std::chrono::milliseconds late_grace{60000};     // late work (on_late) is dropped after this
   llm::DegenerationOptions guard = llm::DegenerationOptions::ForTokens();
