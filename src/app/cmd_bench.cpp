@@ -1,4 +1,5 @@
-// `nunchi bench`: parses the flags into bench::BenchArgs and runs them.
+// `nunchi bench`: parses the flags into bench::BenchArgs and runs them, or,
+// with --compare, into bench::CompareArgs for the arms (a), (b), (c).
 #include "app/cmd_bench.h"
 
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <iostream>
 
 #include "bench/bench.h"
+#include "bench/compare.h"
 #include "bench/server.h"
 
 namespace nunchi {
@@ -19,6 +21,10 @@ struct Flags {
   double interval = -1;
   std::string server_args;
   std::string naive_cache = "server";
+  unsigned seed = 0;
+  bool seed_set = false;
+  std::string compare;  // --compare a,b,c
+  bench::CompareArgs compare_args;
   bench::BenchArgs args;
 };
 
@@ -34,10 +40,13 @@ void AddBenchCommand(CLI::App& app) {
       ->required();
   cmd->add_option("--cycles", f->cycles, "Override the load's cycle count");
   cmd->add_option("--interval", f->interval, "Override the seconds between cycles (e.g. 0.5)");
+  cmd->add_option_function<unsigned>(
+      "--seed", [f](const unsigned& v) { f->seed = v, f->seed_set = true; },
+      "Override the load's text and traffic seed");
   cmd->add_option("--target", a.run.target, "URL of a running nunchi (default: start one)");
   cmd->add_option("--server-args", f->server_args,
                   "Extra `nunchi serve` arguments for the server it starts; {concurrency} is "
-                  "replaced in sweeps");
+                  "replaced in sweeps; --compare: added in (a) and (c)");
   cmd->add_option("--nunchi-binary", a.run.binary,
                   "nunchi executable to start (default: this one)");
   cmd->add_option("--out", a.out_dir, "Output directory")->capture_default_str();
@@ -49,12 +58,15 @@ void AddBenchCommand(CLI::App& app) {
   bench::Conditions& c = a.conditions;
   cmd->add_option("--engine-label", c.engine, "Engine, as recorded")->capture_default_str();
   cmd->add_option("--engine-version", c.engine_version, "Engine version, e.g. llama.cpp 80fb11ac");
-  cmd->add_option("--quant", c.quantization, "Quantization, e.g. Q8_0")->capture_default_str();
-  cmd->add_option("--concurrency", c.concurrency, "Concurrency, as recorded (naive: as used)");
+  cmd->add_option("--quant", c.quantization, "Quantization, e.g. Q8_0 (default: read from --model)")
+      ->capture_default_str();
+  cmd->add_option("--concurrency", c.concurrency,
+                  "Concurrency, as recorded (naive: as used; --compare: as used, default 6)");
   cmd->add_option("--token-cap", c.output_token_cap, "Output token cap, as recorded");
   cmd->add_option("--prefix-reuse", c.prefix_reuse, "on | off | n/a, as recorded")
       ->capture_default_str();
-  cmd->add_option("--model", c.model_file, "Model file: hashed and recorded");
+  cmd->add_option("--model", c.model_file,
+                  "Model file: hashed and recorded (--compare: served by every arm)");
   cmd->add_flag("--random-weights", c.random_weights, "The model has random weights");
   // The naive client (b) and sweeps.
   cmd->add_option("--naive-llama-server", a.run.naive_options.url,
@@ -69,6 +81,20 @@ void AddBenchCommand(CLI::App& app) {
                   "Instructions file (default: built in)");
   cmd->add_option("--sweep-concurrency", a.sweep_concurrency, "e.g. 2,5,12,24")->delimiter(',');
   cmd->add_option("--sweep-bundle-cap", a.sweep_bundle_cap, "e.g. 8,20,60")->delimiter(',');
+  // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
+  bench::CompareArgs& ca = f->compare_args;
+  cmd->add_option("--compare", f->compare,
+                  "Run arms one after another on --model, --threads, --concurrency: a (nunchi "
+                  "in-process engine), b (naive client on llama-server), c (nunchi through "
+                  "llama-server); e.g. a,b,c");
+  cmd->add_option("--threads", ca.threads,
+                  "--compare: llama.cpp threads in every arm (default: all CPUs)");
+  cmd->add_option("--slot-ctx", ca.slot_ctx,
+                  "--compare: context per sequence; each server gets concurrency x this")
+      ->capture_default_str();
+  cmd->add_option("--llama-server", ca.llama_server,
+                  "--compare: llama-server binary (default: $NUNCHI_LLAMA_SERVER or "
+                  "~/.cache/nunchi/llama-*/bin/llama-server)");
   cmd->callback([f] {
     bench::BenchArgs args = f->args;
     std::string error;
@@ -76,6 +102,7 @@ void AddBenchCommand(CLI::App& app) {
       throw CLI::ValidationError("--load", error);
     if (f->cycles > 0) args.run.load.cycles = f->cycles;
     if (f->interval >= 0) args.run.load.interval_s = f->interval;
+    if (f->seed_set) args.run.load.seed = f->seed;
     args.run.server_args = bench::SplitArgs(f->server_args);
     if (args.run.binary.empty())
       args.run.binary = std::filesystem::read_symlink("/proc/self/exe").string();
@@ -91,6 +118,26 @@ void AddBenchCommand(CLI::App& app) {
         std::to_string(std::chrono::system_clock::now().time_since_epoch().count() %
                        1'000'000'007) +
         "-";
+    if (!f->compare.empty()) {
+      bench::CompareArgs ca = f->compare_args;
+      if (!bench::ParseArms(f->compare, &ca.arms, &error))
+        throw CLI::ValidationError("--compare", error);
+      if (!args.run.target.empty() || args.run.naive || !args.sweep_concurrency.empty() ||
+          !args.sweep_bundle_cap.empty())
+        throw CLI::ValidationError(
+            "--compare", "starts its own servers: no --target, --naive-llama-server or sweeps");
+      if (args.conditions.model_file.empty())
+        throw CLI::ValidationError("--compare", "needs --model M.gguf");
+      ca.run = args.run;
+      ca.server_args = args.run.server_args;
+      ca.model = args.conditions.model_file;
+      if (args.conditions.concurrency > 0) ca.concurrency = args.conditions.concurrency;
+      ca.quantization = args.conditions.quantization;
+      ca.out_dir = args.out_dir;
+      int rc = bench::RunCompareCommand(ca);
+      if (rc != 0) throw CLI::RuntimeError(rc);
+      return;
+    }
     int rc = bench::RunBenchCommand(args);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });

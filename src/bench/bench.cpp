@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "bench/gguf_info.h"
 #include "bench/html_report.h"
 
 namespace nunchi::bench {
@@ -111,7 +112,50 @@ bool IdentifyModel(Conditions* c, std::string* error) {
     if (type == 8 && len < 256 && pos + key.size() + 12 + len <= head.size())
       c->model_name = head.substr(pos + key.size() + 12, len);
   }
+  // The quantization from the header, unless given.
+  GgufInfo info;
+  std::string ignored;
+  if (ReadGgufInfo(c->model_file, &info, &ignored)) {
+    if (!info.name.empty()) c->model_name = info.name;
+    if ((c->quantization.empty() || c->quantization == "n/a") && !info.quantization.empty())
+      c->quantization = info.quantization;
+  }
   return true;
+}
+
+void DescribeRun(Conditions* c) {
+  c->host = Host();
+  c->command = CommandLine();
+}
+
+void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary& s,
+                  const std::string& dir) {
+  auto opt = [](double v) {
+    return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
+  };
+  char cold[96] = "";
+  if (s.cold_p50 >= 0)
+    std::snprintf(cold, sizeof cold, " (P50 %.3f s, P95 %.3f s, max %.3f s)", s.cold_p50,
+                  s.cold_p95, s.cold_max);
+  std::printf(
+      "load %s%s: %d cycles, latency P50 %.3f s, P95 %.3f s, P99 %.3f s, max %.3f s; "
+      "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d%s, "
+      "cycles to recover %s; tokens prefilled %s generated %s forced %s reused %s; "
+      "degenerations %s -> %s\n",
+      load.name.c_str(), label.empty() ? "" : (" [" + label + "]").c_str(), s.cycles, s.p50, s.p95,
+      s.p99, s.max, s.deadline_misses, s.spots_ok, s.spots_failed, s.errors,
+      !s.backlog_known  ? "unknown (under 8 requests)"
+      : s.backlog_grows ? "GROWS"
+                        : "steady",
+      s.cold_starts, cold,
+      s.recover_mean < 0
+          ? "n/a"
+          : (std::to_string(s.recover_mean) + " mean, " + std::to_string(s.recover_max) + " max")
+                .c_str(),
+      opt(s.tokens_prefilled).c_str(), opt(s.tokens_generated).c_str(),
+      opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
+      dir.c_str());
+  std::fflush(stdout);
 }
 
 bool WriteResults(const std::string& dir, const LoadSpec& load, const Conditions& c,
@@ -128,8 +172,7 @@ int RunBenchCommand(BenchArgs args) {
     std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
     return 2;
   }
-  args.conditions.host = Host();
-  args.conditions.command = CommandLine();
+  DescribeRun(&args.conditions);
   std::vector<Point> points;
   std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
   const bool sweep = !cs.empty() || !caps.empty();
@@ -186,32 +229,10 @@ int RunBenchCommand(BenchArgs args) {
       std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
       return 1;
     }
+    PrintRunLine(run.load, p.label, s, dir);
     auto opt = [](double v) {
       return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
     };
-    char cold[96] = "";
-    if (s.cold_p50 >= 0)
-      std::snprintf(cold, sizeof cold, " (P50 %.3f s, P95 %.3f s, max %.3f s)", s.cold_p50,
-                    s.cold_p95, s.cold_max);
-    std::printf(
-        "load %s%s: %d cycles, latency P50 %.3f s, P95 %.3f s, P99 %.3f s, max %.3f s; "
-        "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d%s, "
-        "cycles to recover %s; tokens prefilled %s generated %s forced %s reused %s; "
-        "degenerations %s -> %s\n",
-        run.load.name.c_str(), p.label.empty() ? "" : (" [" + p.label + "]").c_str(), s.cycles,
-        s.p50, s.p95, s.p99, s.max, s.deadline_misses, s.spots_ok, s.spots_failed, s.errors,
-        !s.backlog_known  ? "unknown (under 8 requests)"
-        : s.backlog_grows ? "GROWS"
-                          : "steady",
-        s.cold_starts, cold,
-        s.recover_mean < 0
-            ? "n/a"
-            : (std::to_string(s.recover_mean) + " mean, " + std::to_string(s.recover_max) + " max")
-                  .c_str(),
-        opt(s.tokens_prefilled).c_str(), opt(s.tokens_generated).c_str(),
-        opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
-        dir.c_str());
-    std::fflush(stdout);
     sweep_csv << p.label << ',' << run.load.name << ',' << cond.concurrency << ','
               << run.load.bundle_cap << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ','
               << s.p99 << ',' << s.max << ',' << s.deadline_misses << ',' << s.spots_ok << ','

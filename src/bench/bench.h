@@ -26,8 +26,16 @@ struct BenchArgs {
 int RunBenchCommand(BenchArgs args);
 
 // Fills the model identity (size, FNV-1a 64 hash, general.name, random
-// weights when the GGUF says "nunchi-random-") from c->model_file.
+// weights when the GGUF says "nunchi-random-") from c->model_file, and the
+// quantization from its header when c->quantization is "n/a".
 bool IdentifyModel(Conditions* c, std::string* error);
+
+// Fills the host description and this process's command line.
+void DescribeRun(Conditions* c);
+
+// Prints the one-line summary of a run on stdout.
+void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary& s,
+                  const std::string& dir);
 
 // Writes the three result files of one run into `dir`.
 bool WriteResults(const std::string& dir, const LoadSpec& load, const Conditions& c,

@@ -166,6 +166,36 @@ void Row(std::ostringstream& os, const std::string& k, const std::string& v) {
 
 std::string Opt(double v, int digits = 0) { return v < 0 ? "n/a (not exported)" : F(v, digits); }
 
+std::string Head(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" +
+         HtmlEscape(title) +
+         "</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}"
+         "table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
+         "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
+         "<body>\n";
+}
+
+// Latency CDFs of several arms on one plot; cut cycles are drawn at their cut latency.
+std::string CompareCdf(const Comparison& c, const std::vector<std::vector<CycleResult>>& cycles) {
+  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
+  double xmax = 0;
+  for (const auto& arm : cycles)
+    for (const auto& r : arm) xmax = std::max(xmax, r.latency_s);
+  Plot p("Latency CDF per arm (seconds per request)", xmax, 1, "latency (s)",
+         "fraction of requests");
+  for (size_t i = 0; i < c.arms.size() && i < cycles.size(); ++i) {
+    std::vector<double> lat;
+    for (const auto& r : cycles[i]) lat.push_back(r.latency_s);
+    std::sort(lat.begin(), lat.end());
+    std::vector<std::pair<double, double>> pts;
+    for (size_t k = 0; k < lat.size(); ++k)
+      pts.push_back({lat[k], static_cast<double>(k + 1) / static_cast<double>(lat.size())});
+    p.Line(pts, kColors[i % 4], "(" + c.arms[i].arm + ") " + c.arms[i].title, static_cast<int>(i),
+           true);
+  }
+  return p.Done();
+}
+
 }  // namespace
 
 std::string HtmlEscape(const std::string& s) {
@@ -197,12 +227,8 @@ std::string HtmlEscape(const std::string& s) {
 std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary& s,
                        const std::vector<CycleResult>& cycles) {
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>nunchi bench: "
-     << HtmlEscape(load.name) << "</title>\n<style>body{font-family:sans-serif;margin:24px;"
-     << "color:#222}table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
-     << "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
-     << "<body>\n<h1>nunchi bench — load <code>" << HtmlEscape(load.name) << "</code></h1>\n<p>"
-     << HtmlEscape(load.description) << "</p>\n";
+  os << Head("nunchi bench: " + load.name) << "<h1>nunchi bench — load <code>"
+     << HtmlEscape(load.name) << "</code></h1>\n<p>" << HtmlEscape(load.description) << "</p>\n";
   if (c.random_weights)
     os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "
           "length and decode times are not those of a trained model.</p>\n";
@@ -212,7 +238,10 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
   Row(os, "engine version", c.engine_version.empty() ? "n/a" : c.engine_version);
   Row(os, "quantization", c.quantization);
   Row(os, "concurrency", c.concurrency > 0 ? std::to_string(c.concurrency) : "server default");
-  Row(os, "output token cap", c.output_token_cap > 0 ? std::to_string(c.output_token_cap) : "n/a");
+  Row(os, "output token cap",
+      !c.output_token_cap_note.empty() ? c.output_token_cap_note
+      : c.output_token_cap > 0         ? std::to_string(c.output_token_cap)
+                                       : "n/a");
   Row(os, "prefix reuse", c.prefix_reuse);
   Row(os, "model",
       c.model_file.empty()
@@ -234,7 +263,10 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
     Row(os, "cold cycles P50 / P95 / max; other cycles P50 / P95",
         F(s.cold_p50) + " / " + F(s.cold_p95) + " / " + F(s.cold_max) + " s; " +
             (s.warm_p50 < 0 ? "n/a" : F(s.warm_p50) + " / " + F(s.warm_p95) + " s"));
-  Row(os, "deadline misses (> 50 s)", std::to_string(s.deadline_misses));
+  Row(os, "deadline misses (> 50 s)",
+      std::to_string(s.deadline_misses) +
+          (s.cut > 0 ? "; " + std::to_string(s.cut) + " cycles got no answer inside the deadline"
+                     : ""));
   Row(os, "spots OK / FAILED", std::to_string(s.spots_ok) + " / " + std::to_string(s.spots_failed));
   Row(os, "errors / state resets", std::to_string(s.errors) + " / " + std::to_string(s.resets));
   Row(os, "signals sent as new / judged / reused",
@@ -254,6 +286,57 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
           " / " + Opt(s.tokens_reused));
   Row(os, "degeneration events", Opt(s.degenerations));
   os << "</table>\n" << Cdf(cycles) << Timeline(cycles) << Tokens(cycles) << "</body></html>\n";
+  return os.str();
+}
+
+std::string CompareHtml(const Comparison& c, const LoadSpec& load, const nlohmann::json& setup,
+                        const std::vector<std::vector<CycleResult>>& cycles) {
+  std::ostringstream os;
+  os << Head("nunchi bench --compare: " + load.name)
+     << "<h1>nunchi bench — comparison on load <code>" << HtmlEscape(load.name) << "</code></h1>\n";
+  if (setup.contains("model") && setup["model"].value("random_weights", false))
+    os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "
+          "length and decode times are not those of a trained model.</p>\n";
+  os << "<table>\n";
+  for (const auto& [k, v] : setup.items())
+    Row(os, k, v.is_string() ? v.get<std::string>() : v.dump());
+  os << "</table>\n<table>\n<tr><th>arm</th><th>client and engine</th><th>engine version</th>"
+        "<th>quantization</th><th>concurrency</th><th>output token cap</th><th>prefix reuse</th>"
+        "<th>requests</th><th>P50</th><th>P95</th><th>P99</th><th>deadline misses</th>"
+        "<th>spots OK / FAILED</th><th>backlog</th></tr>\n";
+  for (const auto& a : c.arms) {
+    const Conditions& k = a.conditions;
+    const Summary& s = a.summary;
+    std::vector<std::string> cells = {
+        "(" + a.arm + ")",
+        a.title,
+        k.engine_version,
+        k.quantization,
+        std::to_string(k.concurrency),
+        k.output_token_cap_note.empty() ? std::to_string(k.output_token_cap)
+                                        : k.output_token_cap_note,
+        k.prefix_reuse,
+        std::to_string(s.requests),
+        a.ran ? FormatLatency(a.p50) : "n/a",
+        a.ran ? FormatLatency(a.p95) : "n/a",
+        a.ran ? FormatLatency(a.p99) : "n/a",
+        std::to_string(s.deadline_misses) +
+            (s.cut > 0 ? " (" + std::to_string(s.cut) + " unanswered)" : ""),
+        std::to_string(s.spots_ok) + " / " + std::to_string(s.spots_failed),
+        !s.backlog_known  ? "unknown"
+        : s.backlog_grows ? "grows"
+                          : "steady"};
+    os << "<tr>";
+    for (const auto& cell : cells) os << "<td>" << HtmlEscape(cell) << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</table>\n<ul>\n";
+  for (const auto& r : c.ratios) os << "<li><b>" << HtmlEscape(r.text) << "</b></li>\n";
+  for (const auto& n : c.notes) os << "<li>" << HtmlEscape(n) << "</li>\n";
+  os << "</ul>\n" << CompareCdf(c, cycles) << "<p>Each arm's own report: ";
+  for (const auto& a : c.arms)
+    if (a.ran) os << "<code>" << HtmlEscape(a.arm) << "/report.html</code> ";
+  os << "</p>\n</body></html>\n";
   return os.str();
 }
 

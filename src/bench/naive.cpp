@@ -115,18 +115,19 @@ nlohmann::json NaiveClient::Analyze(const nlohmann::json& request, Series* count
   std::vector<int> failed(spots.size(), 0);
   std::mutex mu;
   std::atomic<size_t> next{0};
-  double prompt = 0, cached = 0, completion = 0, calls = 0, invalid = 0;
+  double prompt = 0, cached = 0, completion = 0, calls = 0, invalid = 0, cut = 0;
   auto worker = [&] {
     httplib::Client c(o_.url);
     c.set_connection_timeout(5, 0);
     for (size_t k; (k = next++) < jobs.size();) {
       auto left =
           std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-      bool ok = false;
-      if (left > 0.05) {
+      bool ok = false, late = left <= 0.05;  // late: cut by the deadline, no answer
+      if (!late) {
         c.set_read_timeout(static_cast<time_t>(left),
                            static_cast<time_t>((left - long(left)) * 1e6));
         auto r = c.Post("/v1/chat/completions", jobs[k].body, "application/json");
+        late = !r && std::chrono::steady_clock::now() >= deadline - std::chrono::milliseconds(100);
         if (r && r->status == 200) {
           auto j = nlohmann::json::parse(r->body, nullptr, false);
           std::lock_guard lock(mu);
@@ -155,6 +156,7 @@ nlohmann::json NaiveClient::Analyze(const nlohmann::json& request, Series* count
       if (!ok) {
         std::lock_guard lock(mu);
         ++failed[jobs[k].spot];
+        cut += late;
       }
     }
   };
@@ -166,6 +168,7 @@ nlohmann::json NaiveClient::Analyze(const nlohmann::json& request, Series* count
   (*counters)["nunchi_bench_naive_completion_tokens_total"] += completion;
   (*counters)["nunchi_bench_naive_calls_total"] += calls;
   (*counters)["nunchi_bench_naive_invalid_answers_total"] += invalid;
+  (*counters)["nunchi_bench_naive_deadline_cut_calls_total"] += cut;
   nlohmann::json out = {{"analyzed_at", request.value("analyzed_at", "")},
                         {"spots", nlohmann::json::array()}};
   for (size_t i = 0; i < spots.size(); ++i)

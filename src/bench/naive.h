@@ -4,7 +4,9 @@
 // for the answer, at a fixed concurrency, within the 50 s deadline. A spot is
 // OK when every one of its new signals got a valid answer in time. It counts
 // the tokens llama-server reports (prompt, cached, completion) as counters
-// named nunchi_bench_naive_*_total so they are read like engine metrics.
+// named nunchi_bench_naive_*_total so they are read like engine metrics, and
+// the calls the deadline cut (not answered in time) as
+// nunchi_bench_naive_deadline_cut_calls_total.
 //
 // Thread-safety: Analyze() is called from one thread; it runs its own
 // worker threads and joins them before it returns.

@@ -21,6 +21,7 @@ class FakeLlamaServer {
     server_.Post(
         "/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
           ++calls_;
+          std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_.load()));
           auto body = nlohmann::json::parse(req.body);
           std::lock_guard lock(mu_);
           last_ = body;
@@ -46,6 +47,7 @@ class FakeLlamaServer {
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::atomic<int> calls_{0};
+  std::atomic<int> delay_ms_{0};
   std::mutex mu_;  // guards bad_ and last_ while requests run
   std::string bad_;
   nlohmann::json last_;
@@ -110,6 +112,27 @@ TEST(NaiveClient, UnreachableServerFailsEverySpotWithNewSignals) {
   Series counters;
   auto resp = client.Analyze(backend.Request(), &counters);
   for (const auto& s : resp["spots"]) EXPECT_EQ(s["analysis_status"], "FAILED");
+  // Refused at once: failed, but not cut by the deadline.
+  EXPECT_EQ(counters["nunchi_bench_naive_deadline_cut_calls_total"], 0);
+}
+
+TEST(NaiveClient, CallsTheDeadlineCutAreCounted) {
+  FakeLlamaServer fake;
+  fake.delay_ms_ = 1500;
+  LoadSpec load;
+  Backend backend(load, "n-", 1'795'944'000'000LL);
+  backend.History();
+  NaiveOptions o;
+  o.url = fake.url();
+  o.concurrency = 2;
+  o.deadline_s = 0.5;
+  NaiveClient client(o);
+  Series counters;
+  auto resp = client.Analyze(backend.Request(), &counters);
+  for (const auto& s : resp["spots"]) EXPECT_EQ(s["analysis_status"], "FAILED");
+  // Two calls timed out at the deadline, the other 64 never started.
+  EXPECT_EQ(counters["nunchi_bench_naive_deadline_cut_calls_total"], 66);
+  EXPECT_EQ(counters["nunchi_bench_naive_calls_total"], 0);
 }
 
 }  // namespace

@@ -7,8 +7,6 @@
 namespace nunchi::bench {
 namespace {
 
-constexpr double kDeadlineS = 50;
-
 double Slope(const std::vector<double>& y) {
   const size_t n = y.size();
   if (n < 2) return 0;
@@ -54,6 +52,7 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
     queue.push_back(std::max(0.0, c.queue_before));
     lag.push_back(c.start_lag_s);
     s.deadline_misses += c.latency_s > kDeadlineS;
+    s.cut += c.cut;
     s.spots_ok += c.spots_ok;
     s.spots_failed += c.spots_failed;
     s.errors += !c.error.empty();
@@ -117,6 +116,28 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
   return s;
 }
 
+nlohmann::json ConditionsJson(const Conditions& c) {
+  return {{"engine", c.engine},
+          {"engine_version", c.engine_version},
+          {"quantization", c.quantization},
+          {"concurrency", c.concurrency},
+          {"output_token_cap", c.output_token_cap},
+          {"output_token_cap_note", c.output_token_cap_note},
+          {"prefix_reuse", c.prefix_reuse},
+          {"model_file", c.model_file},
+          {"model_hash_fnv1a64", c.model_hash},
+          {"model_bytes", c.model_bytes},
+          {"random_weights", c.random_weights},
+          {"model_name", c.model_name},
+          {"client", c.client},
+          {"target", c.target},
+          {"host", c.host},
+          {"server_banner", c.server_banner},
+          {"server_args", c.server_args},
+          {"judge_chain", c.judge_chain},
+          {"command", c.command}};
+}
+
 nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& s,
                       const std::vector<CycleResult>& cycles) {
   nlohmann::json j;
@@ -134,30 +155,14 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                {"bundle_cap", load.bundle_cap},
                {"warm_store", load.warm_store},
                {"restart_every", load.restart_every}};
-  j["conditions"] = {{"engine", c.engine},
-                     {"engine_version", c.engine_version},
-                     {"quantization", c.quantization},
-                     {"concurrency", c.concurrency},
-                     {"output_token_cap", c.output_token_cap},
-                     {"prefix_reuse", c.prefix_reuse},
-                     {"model_file", c.model_file},
-                     {"model_hash_fnv1a64", c.model_hash},
-                     {"model_bytes", c.model_bytes},
-                     {"random_weights", c.random_weights},
-                     {"model_name", c.model_name},
-                     {"client", c.client},
-                     {"target", c.target},
-                     {"host", c.host},
-                     {"server_banner", c.server_banner},
-                     {"server_args", c.server_args},
-                     {"judge_chain", c.judge_chain},
-                     {"command", c.command}};
+  j["conditions"] = ConditionsJson(c);
   j["summary"] = {
       {"cycles", s.cycles},
       {"requests", s.requests},
       {"latency_s",
        {{"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}}},
       {"deadline_misses_over_50s", s.deadline_misses},
+      {"cycles_cut_at_deadline", s.cut},
       {"spots_ok", s.spots_ok},
       {"spots_failed", s.spots_failed},
       {"errors", s.errors},
@@ -208,6 +213,7 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                    {"tokens_forced", Num(r.tokens.forced)},
                    {"prefix_tokens_reused", Num(r.tokens.reused)},
                    {"degeneration_events", Num(r.tokens.degenerations)},
+                   {"cut_at_deadline", r.cut},
                    {"metric_deltas", d},
                    {"error", r.error}});
   }

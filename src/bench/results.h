@@ -13,16 +13,21 @@
 
 namespace nunchi::bench {
 
+// The backend's deadline per request (DESIGN.md section 6): a cycle slower
+// than this is a deadline miss.
+inline constexpr double kDeadlineS = 50;
+
 // The five execution conditions and the model's identity (DESIGN.md section 6).
 struct Conditions {
   std::string engine = "default judge (rules + classifier)";
   std::string engine_version;  // e.g. "llama.cpp 80fb11ac"
   std::string quantization = "n/a";
-  int concurrency = 0;               // bundles or requests judged at once (0: server default)
-  int output_token_cap = 0;          // 0: n/a
-  std::string prefix_reuse = "n/a";  // on | off | n/a
-  std::string model_file;            // path as given
-  std::string model_hash;            // FNV-1a 64 of the file, hex
+  int concurrency = 0;                // bundles or requests judged at once (0: server default)
+  int output_token_cap = 0;           // 0: n/a
+  std::string output_token_cap_note;  // how the cap applies, e.g. "48 per signal (max_tokens)"
+  std::string prefix_reuse = "n/a";   // on | off | n/a
+  std::string model_file;             // path as given
+  std::string model_hash;             // FNV-1a 64 of the file, hex
   long long model_bytes = 0;
   bool random_weights = false;    // a generated model with random weights
   std::string model_name;         // general.name when found in the file
@@ -55,12 +60,16 @@ struct CycleResult {
   TokenFigures tokens;
   Series deltas;  // every counter delta
   std::string error;
+  // No (complete) answer came inside the deadline: the client gave up, so
+  // latency_s is a lower bound (censored at the deadline).
+  bool cut = false;
 };
 
 struct Summary {
   int cycles = 0, requests = 0;
   double p50 = 0, p95 = 0, p99 = 0, max = 0, mean = 0;  // latency, seconds
   int deadline_misses = 0;                              // latency > 50 s
+  int cut = 0;                                          // cycles censored at the deadline
   int spots_ok = 0, spots_failed = 0, errors = 0, resets = 0;
   long long signals = 0;
   double queue_slope = 0;  // queue depth at send, per cycle (least squares)
@@ -80,6 +89,7 @@ struct Summary {
 Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s);
 double Percentile(std::vector<double> v, double p);
 
+nlohmann::json ConditionsJson(const Conditions& c);
 nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& s,
                       const std::vector<CycleResult>& cycles);
 std::string ToCsv(const std::vector<CycleResult>& cycles);

@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -59,7 +60,21 @@ class Target {
     c.set_connection_timeout(2, 0);
     c.set_read_timeout(5, 0);
     auto r = c.Get("/metrics");
-    return r && r->status == 200 ? ParseMetrics(r->body) : Series{};
+    Series s = r && r->status == 200 ? ParseMetrics(r->body) : Series{};
+    if (!o_.upstream_url.empty()) {
+      // "llamacpp:prompt_tokens_total 12" -> "nunchi_bench_llama_server_prompt_tokens_total".
+      httplib::Client u(o_.upstream_url);
+      u.set_connection_timeout(2, 0);
+      u.set_read_timeout(5, 0);
+      if (auto m = u.Get("/metrics"); m && m->status == 200) {
+        std::string text = m->body;
+        for (size_t at = 0; (at = text.find("llamacpp:", at)) != std::string::npos;)
+          text.replace(at, 9, "nunchi_bench_llama_server_");
+        for (const auto& [k, v] : ParseMetrics(text))
+          if (k.rfind("nunchi_bench_llama_server_", 0) == 0) s[k] = v;
+      }
+    }
+    return s;
   }
 
  private:
@@ -202,6 +217,9 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     r.queue_after = SumOf(after, "nunchi_judge_queue_depth");
     r.deltas = CounterDeltas(before, after);
     r.judge_calls = SumOf(r.deltas, "nunchi_judge_calls_total");
+    // Censored: the naive client's deadline cut calls, or nunchi never answered.
+    r.cut = o.naive ? SumOf(r.deltas, "nunchi_bench_naive_deadline_cut_calls_total") > 0
+                    : a.status == 0 && r.latency_s >= std::min(o.timeout_s, kDeadlineS) - 0.1;
     r.tokens = ClassifyTokens(r.deltas);
     if (o.naive)
       r.judged = SumOf(r.deltas, "nunchi_bench_naive_calls_total");
