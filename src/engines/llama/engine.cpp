@@ -23,12 +23,6 @@ bool LaterDeadline(const std::unique_ptr<LlamaEngine::Job>& a,
   return a->request.deadline > b->request.deadline;
 }
 
-std::future<Result<EngineResult>> ReadyFuture(Status s) {
-  std::promise<Result<EngineResult>> p;
-  p.set_value(Result<EngineResult>(std::move(s)));
-  return p.get_future();
-}
-
 std::string SafeName(std::string s) {
   for (char& c : s) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
@@ -112,29 +106,48 @@ void LlamaEngine::Stop() {
 }
 
 std::future<Result<EngineResult>> LlamaEngine::Submit(EngineRequest request, LateResultFn on_late) {
-  auto job = std::make_unique<Job>();
-  job->prompt = st_->vocab.Tokenize(request.prompt, /*parse_special=*/true);
-  if (job->prompt.empty()) return ReadyFuture(Status(ErrorCode::kInvalidArgument, "empty prompt"));
-  // The token cap is a bound, not a reservation: only the prompt must fit.
-  if (static_cast<int>(job->prompt.size()) + 16 > options_.n_ctx) {
-    return ReadyFuture(Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
+  std::vector<EngineRequest> one;
+  one.push_back(std::move(request));
+  return std::move(SubmitAll(std::move(one), std::move(on_late)).front());
+}
+
+std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
+    std::vector<EngineRequest> requests, LateResultFn on_late) {
+  std::vector<std::future<Result<EngineResult>>> futures;
+  std::vector<std::unique_ptr<Job>> jobs;
+  for (auto& request : requests) {
+    auto job = std::make_unique<Job>();
+    job->prompt = st_->vocab.Tokenize(request.prompt, /*parse_special=*/true);
+    job->request = std::move(request);
+    job->on_late = on_late;
+    // The token cap is a bound, not a reservation: only the prompt must fit.
+    futures.push_back(job->promise.get_future());
+    if (job->prompt.empty()) {
+      job->promise.set_value(Status(ErrorCode::kInvalidArgument, "empty prompt"));
+    } else if (static_cast<int>(job->prompt.size()) + 16 > options_.n_ctx) {
+      job->promise.set_value(
+          Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
+    } else {
+      jobs.push_back(std::move(job));
+    }
   }
-  job->request = std::move(request);
-  job->on_late = std::move(on_late);
-  auto future = job->promise.get_future();
   {
     std::lock_guard lock(mu_);
-    if (stopping_) return ReadyFuture(Status(ErrorCode::kUnavailable, "engine stopped"));
-    if (queue_.size() >= options_.queue_capacity) {
-      Bump(counters_->fallbacks);
-      return ReadyFuture(Status(ErrorCode::kUnavailable, "engine queue full"));
+    for (auto& job : jobs) {
+      if (stopping_) {
+        job->promise.set_value(Status(ErrorCode::kUnavailable, "engine stopped"));
+      } else if (queue_.size() >= options_.queue_capacity) {
+        Bump(counters_->fallbacks);
+        job->promise.set_value(Status(ErrorCode::kUnavailable, "engine queue full"));
+      } else {
+        Bump(counters_->requests);
+        queue_.push_back(std::move(job));
+        std::push_heap(queue_.begin(), queue_.end(), LaterDeadline);
+      }
     }
-    Bump(counters_->requests);
-    queue_.push_back(std::move(job));
-    std::push_heap(queue_.begin(), queue_.end(), LaterDeadline);
   }
   cv_.notify_all();
-  return future;
+  return futures;
 }
 
 Result<EngineResult> LlamaEngine::Run(EngineRequest request, LateResultFn on_late) {

@@ -126,6 +126,11 @@ class LlamaEngine {
   // With on_late, work that passes its deadline continues and its result is
   // also passed to on_late (on the engine thread) when it finishes late.
   std::future<Result<EngineResult>> Submit(EngineRequest request, LateResultFn on_late = {});
+  // Queues several requests under one lock: the engine thread admits them in
+  // the same step (as far as free sequences allow), so they prefill and
+  // decode in lockstep. Futures in request order.
+  std::vector<std::future<Result<EngineResult>>> SubmitAll(std::vector<EngineRequest> requests,
+                                                           LateResultFn on_late = {});
   // Submit and wait until the request's deadline: kDeadlineExceeded then.
   Result<EngineResult> Run(EngineRequest request, LateResultFn on_late = {});
   // Computes text once into a pinned prefix-cache entry (the instructions
