@@ -1,11 +1,15 @@
-// The `nunchi bench-engine` subcommand: measures LlamaEngine's prefill and
-// decode throughput on a model (llama-bench style: -p prompt tokens, -n
-// generated tokens, -t threads), for one sequence and for N parallel ones,
-// and prints one JSON object per measurement; then the per-token sampling
-// and grammar cost against the decode step, and the prompt tokens a bundle
-// growing by one comment per cycle computes against those it reuses. Compare with llama.cpp's
-// llama-batched-bench on the same model and threads (docs/benchmarks.md).
-// Call AddBenchEngineCommand once while building the CLI, from the main thread.
+// The `nunchi bench-engine` subcommand: measures LlamaEngine on a model and
+// prints one JSON object per measurement (--parts picks them):
+//   throughput  prefill and decode tokens/s, llama-bench style (-p, -n, -t),
+//               one sequence and N in lockstep; compare with llama.cpp's
+//               llama-batched-bench on the same model and threads;
+//   grammar     per-step sampling + grammar time against the decode step;
+//   growing     prompt tokens computed vs reused on a bundle that grows by
+//               one comment per cycle;
+//   dharma      a batch with a share of looping requests, guard on and off:
+//               wall time and healthy latency against the loop-free batch.
+// Figures and commands: docs/benchmarks.md. Call AddBenchEngineCommand once
+// while building the CLI, from the main thread.
 #pragma once
 
 #include <CLI/CLI.hpp>
