@@ -234,7 +234,8 @@ int RunGrowing(const BenchOptions& o) {
 // the injected fault) next to healthy ones (a short judge prompt under the
 // judge's grammar). Batch wall time and healthy-request latency, as ratios
 // against the same batch without the looping requests, with the guard on
-// and off. Prefix reuse is off so that every batch computes the same work.
+// and off. The loop-free batch is the same number of healthy requests alone.
+// Prefix reuse is off so that every batch computes the same work.
 struct BatchTimes {
   double wall = 0;          // until every request has answered
   double healthy_mean = 0;  // mean latency of the healthy requests
@@ -318,9 +319,10 @@ int RunDharma(const BenchOptions& o) {
       return 1;
     }
     int seed = 1000;
-    // Warm-up, then the loop-free batch (same size, all healthy), then k % looping.
+    // Warm-up, then the loop-free batch (the healthy requests alone), then
+    // the same number of healthy requests with the looping ones added.
     auto warm = RunDharmaBatch(**engine, 2, 0, &seed, o.dharma_loop_cap);
-    auto clean = RunDharmaBatch(**engine, o.dharma_batch, 0, &seed, o.dharma_loop_cap);
+    auto clean = RunDharmaBatch(**engine, o.dharma_batch - looping, 0, &seed, o.dharma_loop_cap);
     auto faulty = RunDharmaBatch(**engine, o.dharma_batch, looping, &seed, o.dharma_loop_cap);
     if (!warm.ok() || !clean.ok() || !faulty.ok()) {
       std::fprintf(stderr, "bench-engine: dharma batch failed\n");
