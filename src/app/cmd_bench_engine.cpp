@@ -141,17 +141,31 @@ llama::EngineOptions JudgeEngineOptions(const BenchOptions& o) {
   return eo;
 }
 
+// An engine for the judge's own prompts and a LlamaJudge on it.
+struct JudgeSetup {
+  std::unique_ptr<llama::LlamaEngine> engine;
+  std::unique_ptr<llama::LlamaJudge> judge;
+  Status Start(const BenchOptions& o) {
+    auto e = llama::LlamaEngine::Create(JudgeEngineOptions(o));
+    if (!e.ok()) return e.status();
+    engine = std::move(e).value();
+    auto j = llama::LlamaJudge::Create(engine.get());
+    if (!j.ok()) return j.status();
+    judge = std::move(j).value();
+    return Status::Ok();
+  }
+};
+
 // Per-token overhead of sampling under the judge's grammar (and without
 // one), against the llama_decode time of the same steps. The prompt is run
 // once to cache it, so the measured run is almost all generation.
 int RunGrammar(const BenchOptions& o) {
-  auto engine = llama::LlamaEngine::Create(JudgeEngineOptions(o));
-  if (!engine.ok())
-    return std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str()), 1;
-  auto& e = **engine;
-  auto judge = llama::LlamaJudge::Create(&e);
-  if (!judge.ok())
-    return std::fprintf(stderr, "bench-engine: %s\n", judge.status().ToString().c_str()), 1;
+  JudgeSetup setup;
+  if (Status st = setup.Start(o); !st.ok()) {
+    return std::fprintf(stderr, "bench-engine: %s\n", st.ToString().c_str()), 1;
+  }
+  auto& e = *setup.engine;
+  auto* judge = &setup.judge;
   JudgeTask task = GrowingTask(10);
   task.targets = {2, 4, 5, 7, 8, 9, 10};
   std::vector<std::string> ids;
@@ -191,13 +205,12 @@ int RunGrammar(const BenchOptions& o) {
 // prompt tokens per cycle against those computed (the rest came from the
 // prefix cache).
 int RunGrowing(const BenchOptions& o) {
-  auto engine = llama::LlamaEngine::Create(JudgeEngineOptions(o));
-  if (!engine.ok())
-    return std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str()), 1;
-  auto& e = **engine;
-  auto judge = llama::LlamaJudge::Create(&e);
-  if (!judge.ok())
-    return std::fprintf(stderr, "bench-engine: %s\n", judge.status().ToString().c_str()), 1;
+  JudgeSetup setup;
+  if (Status st = setup.Start(o); !st.ok()) {
+    return std::fprintf(stderr, "bench-engine: %s\n", st.ToString().c_str()), 1;
+  }
+  auto& e = *setup.engine;
+  auto* judge = &setup.judge;
   uint64_t total_prompt = 0, total_computed = 0;
   for (int cycle = 1; cycle <= o.grow_cycles; ++cycle) {
     const JudgeTask task = GrowingTask(5 + cycle);

@@ -11,17 +11,6 @@
 
 namespace nunchi::testing {
 
-double Metric(httplib::Client& c, const std::string& name, const std::string& labels) {
-  auto r = c.Get("/metrics");
-  if (!r || r->status != 200) return -1;
-  std::istringstream in(r->body);
-  std::string line;
-  const std::string key = name + labels + " ";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size()));
-  return -1;
-}
-
 namespace {
 
 const char* kHigh = "지금 사람 너무 많아서 발 디딜 틈도 없어요 줄이 끝이 안 보여요";
@@ -208,7 +197,8 @@ TEST(Blackbox, HealthMetricsAndRequestIds) {
   // The latency is observed by the server's logger just after the response
   // is written, so the first scrape may race it: poll briefly.
   const std::string latency_line =
-      "nunchi_http_request_duration_seconds_bucket{route=\"/v1/congestion-analyses\",status=\"200\"";
+      "nunchi_http_request_duration_seconds_bucket{route=\"/v1/"
+      "congestion-analyses\",status=\"200\"";
   std::string metrics;
   for (int i = 0; i < 100; ++i) {
     auto m = c.Get("/metrics");

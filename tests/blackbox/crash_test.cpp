@@ -22,8 +22,8 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
   std::set<std::string> acknowledged;
   std::mt19937 rng(12345);
   int cycles_ok = 0, cycles_cut = 0, resets = 0;
-  const char* texts[] = {"사람 많아요 줄 길어요", "한산해요 자리 많음", "대기 20분이래요",
-                         "여기 진짜 미어터져요", "줄 없어요 바로 들어감", "ㅋㅋㅋ"};
+  const char* texts[] = {"사람 많아요 줄 길어요", "한산해요 자리 많음",    "대기 20분이래요",
+                         "여기 진짜 미어터져요",  "줄 없어요 바로 들어감", "ㅋㅋㅋ"};
   int text_no = 0;
   auto next_text = [&] {
     const int n = text_no++;

@@ -19,18 +19,6 @@
 
 namespace nunchi::testing {
 
-// Same as contract_test.cpp's (that binary defines it for cycle.h).
-double Metric(httplib::Client& c, const std::string& name, const std::string& labels) {
-  auto r = c.Get("/metrics");
-  if (!r || r->status != 200) return -1;
-  std::istringstream in(r->body);
-  std::string line;
-  const std::string key = name + labels + " ";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size()));
-  return -1;
-}
-
 namespace {
 
 using namespace std::chrono_literals;

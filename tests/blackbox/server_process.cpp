@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "blackbox/cycle.h"  // Metric
+
 extern char** environ;
 
 namespace nunchi::testing {
@@ -112,6 +114,17 @@ std::string ServerProcess::log() const {
 
 httplib::Result PostAnalysis(httplib::Client& c, const nlohmann::json& body) {
   return c.Post("/v1/congestion-analyses", body.dump(), "application/json");
+}
+
+double Metric(httplib::Client& c, const std::string& name, const std::string& labels) {
+  auto r = c.Get("/metrics");
+  if (!r || r->status != 200) return -1;
+  std::istringstream in(r->body);
+  std::string line;
+  const std::string key = name + labels + " ";
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size()));
+  return -1;
 }
 
 }  // namespace nunchi::testing
