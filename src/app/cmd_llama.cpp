@@ -21,8 +21,12 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   llama::EngineOptions eo;
   eo.model_path = o.model_path;
   eo.threads = o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
-  eo.n_ctx = o.ctx_size;
   eo.max_active = o.parallel;
+  eo.n_ctx = o.ctx_size > 0 ? o.ctx_size : 4096 * o.parallel;
+  eo.cache_budget_bytes = static_cast<size_t>(o.prefix_cache_mb) << 20;
+  eo.flash_attn = o.flash_attn == "on"     ? llama::FlashAttention::kOn
+                  : o.flash_attn == "auto" ? llama::FlashAttention::kAuto
+                                           : llama::FlashAttention::kOff;
   eo.cache_dir = o.prefix_reuse ? o.cache_dir : "";
   if (!o.prefix_reuse) {
     eo.max_cached = 0;

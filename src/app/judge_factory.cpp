@@ -61,7 +61,8 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
     std::shared_ptr<remote::RemoteJudge> shared = std::move(judge).value();
     if (metrics) {
       std::weak_ptr<remote::RemoteJudge> weak = shared;
-      Labels labels = {{"backend", ro.name}, {"model", ro.model}, {"prompt_version", ro.prompt_version}};
+      Labels labels = {
+          {"backend", ro.name}, {"model", ro.model}, {"prompt_version", ro.prompt_version}};
       metrics->OnRender([weak, labels](MetricsRegistry& m) {
         auto j = weak.lock();
         if (!j) return;
@@ -107,8 +108,19 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
-  cmd->add_option("--ctx-size", o->ctx_size, "llama.cpp context size")->capture_default_str();
+  cmd->add_option(
+         "--ctx-size", o->ctx_size,
+         "llama.cpp KV cells in all, split between the --parallel sequences (0: 4096 each)")
+      ->capture_default_str();
   cmd->add_option("--parallel", o->parallel, "llama.cpp sequences decoded together")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--flash-attn", o->flash_attn, "llama.cpp flash attention: off, on, auto")
+      ->check(CLI::IsMember({"off", "on", "auto"}))
+      ->capture_default_str();
+  cmd->add_option("--prefix-cache-mb", o->prefix_cache_mb,
+                  "Host memory for saved prompt states (the prefix cache)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--prefix-cache-dir", o->cache_dir, "Where saved prefix states live");
   cmd->add_flag("!--no-prefix-reuse", o->prefix_reuse, "Recompute every prompt from scratch");
@@ -117,9 +129,11 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--base-url", o->base_urls,
                   "Remote server root incl. /v1 (repeat for a pool of servers)");
   cmd->add_option("--remote-model", o->remote_model, "Model name on the remote server");
-  cmd->add_option("--api-key-env", o->api_key_env, "Environment variable holding the API key (default: NUNCHI_API_KEY if set)");
+  cmd->add_option("--api-key-env", o->api_key_env,
+                  "Environment variable holding the API key (default: NUNCHI_API_KEY if set)");
   cmd->add_option("--api-key-file", o->api_key_file, "File holding the API key");
-  cmd->add_option("--remote-timeout-ms", o->remote_timeout_ms, "Longest one remote judgment may take")
+  cmd->add_option("--remote-timeout-ms", o->remote_timeout_ms,
+                  "Longest one remote judgment may take")
       ->capture_default_str();
   cmd->add_option("--remote-concurrency", o->remote_concurrency, "Requests in flight per server")
       ->capture_default_str();

@@ -5,11 +5,10 @@
 // registers their counters with the metrics registry.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "domain/status.h"
 #include "judges/judge.h"
@@ -22,11 +21,13 @@ struct JudgeOptions {
   // error. "auto": llama (if --model) > remote (if --base-url) > default.
   std::string route = "auto";
   // In-process llama.cpp.
-  std::string model_path;  // --model FILE.gguf
-  int threads = 0;         // llama.cpp threads (0: all cores)
-  int ctx_size = 16384;
-  int parallel = 16;       // sequences decoded together
-  std::string cache_dir;   // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
+  std::string model_path;          // --model FILE.gguf
+  int threads = 0;                 // llama.cpp threads (0: all cores)
+  int ctx_size = 0;                // KV cells in all; 0: 4096 per sequence
+  int parallel = 4;                // sequences decoded together, each with its own KV stream
+  std::string flash_attn = "off";  // off, on, auto
+  int prefix_cache_mb = 2048;      // host memory for saved prefix states
+  std::string cache_dir;           // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
   bool prefix_reuse = true;
   // Remote OpenAI-compatible backends; several --base-url make a pool.
   std::string backend = "openai";  // openai, vllm, llama-server

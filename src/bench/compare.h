@@ -29,7 +29,7 @@ struct CompareArgs {
   std::string model;                     // the GGUF file every arm serves (required)
   int threads = 0;                       // llama.cpp threads in every arm (0: online CPUs)
   int concurrency = 6;                   // sequences / slots / calls at once in every arm
-  int slot_ctx = 3072;                   // context per sequence; total C × slot_ctx
+  int slot_ctx = 4096;                   // context per sequence; total C × slot_ctx
   std::string llama_server;              // empty: FindLlamaServer()
   std::string quantization;              // empty or "n/a": read from the model file
   std::string out_dir = "out/compare";

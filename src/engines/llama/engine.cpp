@@ -42,8 +42,8 @@ Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& op
   if (options.max_active < 1 || options.n_batch < 1 || options.n_ctx < 16) {
     return Status(ErrorCode::kInvalidArgument, "engine options out of range");
   }
-  const int n_seq = options.max_active + options.max_cached + 1;
-  if (n_seq > 256) return Status(ErrorCode::kInvalidArgument, "too many sequences (max 256)");
+  if (options.max_active > 256)
+    return Status(ErrorCode::kInvalidArgument, "too many sequences (max 256)");
   auto identity = ModelIdentity(options.model_path);
   if (!identity.ok()) return identity.status();
 
@@ -58,27 +58,29 @@ Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& op
   cp.n_ctx = static_cast<uint32_t>(options.n_ctx);
   cp.n_batch = static_cast<uint32_t>(options.n_batch);
   cp.n_ubatch = static_cast<uint32_t>(options.n_batch);
-  cp.n_seq_max = static_cast<uint32_t>(n_seq);
+  cp.n_seq_max = static_cast<uint32_t>(options.max_active);
   const int threads = options.threads > 0
                           ? options.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cp.n_threads = threads;
   cp.n_threads_batch = threads;
-  cp.kv_unified = true;  // sequences share cells: llama_memory_seq_cp costs no copy
+  // One KV stream per active sequence: a token attends over its own prompt
+  // only. The prefix cache lives in host memory (prefix_cache.h).
+  cp.kv_unified = false;
+  cp.flash_attn_type = options.flash_attn == FlashAttention::kOn ? LLAMA_FLASH_ATTN_TYPE_ENABLED
+                       : options.flash_attn == FlashAttention::kAuto
+                           ? LLAMA_FLASH_ATTN_TYPE_AUTO
+                           : LLAMA_FLASH_ATTN_TYPE_DISABLED;
   cp.no_perf = true;
   st.ctx.reset(llama_init_from_model(st.model.get(), cp));
   if (!st.ctx) return Status(ErrorCode::kInternal, "cannot create llama context");
 
   st.vocab = VocabInfo::Build(llama_model_get_vocab(st.model.get()));
   if (const char* t = llama_model_chat_template(st.model.get(), nullptr)) st.chat_template = t;
-  const llama_model* m = st.model.get();
-  const size_t kv_per_token = static_cast<size_t>(llama_model_n_layer(m)) * 2 *
-                              (llama_model_n_embd(m) / llama_model_n_head(m)) *
-                              llama_model_n_head_kv(m) * 2;  // F16 K and V
-  st.pool = std::make_unique<SeqPool>(n_seq);
-  const size_t budget_tokens = std::min(options.cache_budget_bytes / kv_per_token,
-                                        static_cast<size_t>(options.n_ctx) * 3 / 4);
-  st.cache = std::make_unique<PrefixCache>(st.ctx.get(), st.pool.get(), budget_tokens);
+  e->n_ctx_seq_ = static_cast<int>(llama_n_ctx_seq(st.ctx.get()));
+  st.pool = std::make_unique<SeqPool>(options.max_active);
+  st.cache = std::make_unique<PrefixCache>(st.ctx.get(), options.cache_budget_bytes,
+                                           static_cast<size_t>(std::max(0, options.max_cached)));
   st.batch = std::make_unique<Batch>(options.n_batch);
   if (!options.cache_dir.empty()) {
     st.cache_dir = (std::filesystem::path(options.cache_dir) / SafeName(e->identity_)).string();
@@ -124,7 +126,7 @@ std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
     futures.push_back(job->promise.get_future());
     if (job->prompt.empty()) {
       job->promise.set_value(Status(ErrorCode::kInvalidArgument, "empty prompt"));
-    } else if (static_cast<int>(job->prompt.size()) + 16 > options_.n_ctx) {
+    } else if (static_cast<int>(job->prompt.size()) + 16 > n_ctx_seq_) {
       job->promise.set_value(
           Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
     } else {

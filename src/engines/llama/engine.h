@@ -5,9 +5,11 @@
 //
 // What the engine thread does, in each step:
 //   - admits queued requests earliest deadline first while sequences are free;
-//   - starts each from the longest cached prefix of its tokens (PrefixCache:
-//     the shared instructions are computed once; a resent bundle reuses the
-//     state of its previous prompt) and prefills only the rest, in chunks;
+//   - starts each in a KV stream of its own (so a token attends over its own
+//     prompt only) from the longest cached prefix of its tokens (PrefixCache,
+//     in host memory: the shared instructions are computed once; a resent
+//     bundle reuses the state of its previous prompt) and prefills only the
+//     rest, in chunks;
 //   - decodes every active sequence in the same llama_decode call
 //     (continuous batching), sampling under the request's GBNF grammar and
 //     feeding the text the grammar forces without sampling it;
@@ -44,17 +46,22 @@ namespace nunchi::llama {
 
 using EngineClock = std::chrono::steady_clock;
 
+// llama.cpp's flash attention. Off by default: on 2 CPU threads its decode
+// path ran 2–4× slower over 1,000-token prompts (docs/benchmarks.md).
+enum class FlashAttention { kOff, kOn, kAuto };
+
 struct EngineOptions {
   std::string model_path;
   int threads = 2;      // CPU threads for decode and prefill; 0: all
-  int n_ctx = 8192;     // KV cells shared by all sequences (unified cache)
+  int n_ctx = 16384;    // KV cells in all, split evenly: each active sequence
+                        // has a KV stream of n_ctx / max_active cells
   int n_batch = 512;    // most tokens per llama_decode call
   int max_active = 4;   // sequences decoded together
-  int max_cached = 24;  // prefix cache entries (spare sequences)
-  // KV bytes the prefix cache may hold. The cells live in the context's KV
-  // buffer (allocated for n_ctx anyway), so the cache is also held to 3/4 of
-  // n_ctx, leaving the rest to active sequences; 0 turns reuse off.
-  size_t cache_budget_bytes = SIZE_MAX;
+  int max_cached = 24;  // prefix cache entries (host memory)
+  // Host memory the prefix cache's states may take (a 0.6B model's state is
+  // ~112 KB per token); 0 turns reuse off.
+  size_t cache_budget_bytes = size_t{2} << 30;
+  FlashAttention flash_attn = FlashAttention::kOff;
   std::string cache_dir;       // where the prefix cache persists; empty: nowhere
   size_t queue_capacity = 64;  // pending requests beyond this get kUnavailable
   std::chrono::milliseconds stall_timeout{15000};  // Ready() false after this without progress
@@ -148,6 +155,8 @@ class LlamaEngine {
   bool Ready() const;
   const std::string& model_identity() const { return identity_; }
   const EngineOptions& options() const { return options_; }
+  // KV cells of one sequence: a prompt must leave room for its answer.
+  int context_per_sequence() const { return n_ctx_seq_; }
   // Writes the prefix cache to cache_dir now (also done at destruction).
   void Stop();
 
@@ -174,6 +183,7 @@ class LlamaEngine {
 
   EngineOptions options_;
   std::string identity_;
+  int n_ctx_seq_ = 0;
   std::unique_ptr<State> st_;
 
   mutable std::mutex mu_;

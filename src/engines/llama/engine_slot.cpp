@@ -23,7 +23,6 @@ int64_t NowNs() {
 void LlamaEngine::StartSlot(std::unique_ptr<Job> job) {
   State& st = *st_;
   auto seq = st.pool->Acquire();
-  while (!seq && st.cache->EvictOne()) seq = st.pool->Acquire();
   if (!seq) {
     Complete(*job, Status(ErrorCode::kUnavailable, "no free sequence"));
     return;
@@ -43,12 +42,14 @@ void LlamaEngine::StartSlot(std::unique_ptr<Job> job) {
     slot->sampler = std::move(sampler.value());
   }
   const auto match = st.cache->Find(prompt);
-  size_t reuse = match.length;
+  size_t reuse = 0;
+  if (match.length > 0) reuse = st.cache->Restore(match, slot->seq);
   // At least one prompt token is decoded so that there are logits to sample from.
-  if (!job->pin_prefix) reuse = std::min(reuse, prompt.size() - 1);
-  if (reuse > 0)
-    llama_memory_seq_cp(llama_get_memory(st.ctx.get()), match.seq, slot->seq, 0,
-                        static_cast<llama_pos>(reuse));
+  if (!job->pin_prefix && reuse >= prompt.size()) {
+    reuse = prompt.size() - 1;
+    llama_memory_seq_rm(llama_get_memory(st.ctx.get()), slot->seq, static_cast<llama_pos>(reuse),
+                        -1);
+  }
   slot->n_past = reuse;
   slot->pending.assign(prompt.begin() + static_cast<std::ptrdiff_t>(reuse), prompt.end());
   slot->result.prompt_tokens = static_cast<int>(prompt.size());
@@ -76,12 +77,11 @@ void LlamaEngine::Finish(Slot& slot, Result<EngineResult> result) {
   const size_t keep = std::min(slot.n_past, prompt.size());
   if (keep > 0) {
     llama_memory_seq_rm(mem, slot.seq, static_cast<llama_pos>(keep), -1);
-    st.cache->Insert(slot.seq, std::vector<llama_token>(prompt.begin(), prompt.begin() + keep),
-                     slot.job->pin_prefix && keep == prompt.size());
-  } else {
-    llama_memory_seq_rm(mem, slot.seq, -1, -1);
-    st.pool->Release(slot.seq);
+    st.cache->Capture(slot.seq, std::vector<llama_token>(prompt.begin(), prompt.begin() + keep),
+                      slot.job->pin_prefix && keep == prompt.size());
   }
+  llama_memory_seq_rm(mem, slot.seq, -1, -1);
+  st.pool->Release(slot.seq);
   counters_->cache_entries = st.cache->size();
   slot.seq = -1;
   Complete(*slot.job, std::move(result));
@@ -175,19 +175,11 @@ void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
 
 bool LlamaEngine::Decode() {
   State& st = *st_;
-  for (;;) {
-    const int64_t t0 = NowNs();
-    const int rc = llama_decode(st.ctx.get(), st.batch->get());
-    Bump(counters_->decode_ns, static_cast<uint64_t>(NowNs() - t0));
-    Bump(counters_->decode_calls);
-    if (rc == 0) return true;
-    // rc == 1: no room in the KV cache. Make room from the prefix cache.
-    if (rc == 1 && st.cache->EvictOne()) {
-      counters_->cache_entries = st.cache->size();
-      continue;
-    }
-    return false;
-  }
+  const int64_t t0 = NowNs();
+  const int rc = llama_decode(st.ctx.get(), st.batch->get());
+  Bump(counters_->decode_ns, static_cast<uint64_t>(NowNs() - t0));
+  Bump(counters_->decode_calls);
+  return rc == 0;
 }
 
 bool LlamaEngine::Step() {
@@ -201,26 +193,43 @@ bool LlamaEngine::Step() {
   };
   std::stable_sort(st.slots.begin(), st.slots.end(),
                    [&](const auto& a, const auto& b) { return key(*a) < key(*b); });
+  // A sequence whose stream is full ends here rather than failing the batch.
+  const size_t n_ctx_seq = static_cast<size_t>(n_ctx_seq_);
+  for (auto& s : st.slots) {
+    if (s->n_past + std::min<size_t>(s->pending.size(), 1) > n_ctx_seq) {
+      Finish(*s, Status(ErrorCode::kUnavailable, "context full"));
+    }
+  }
+  std::erase_if(st.slots, [](const auto& s) { return s->job == nullptr; });
+  // The batch budget goes by deadline; the tokens go in by sequence id, so
+  // that llama.cpp decodes the streams of consecutive ids in one pass.
   Batch& batch = *st.batch;
   batch.Clear();
   std::vector<size_t> taken(st.slots.size(), 0);
+  size_t room = static_cast<size_t>(batch.capacity());
   for (size_t i = 0; i < st.slots.size(); ++i) {
+    const Slot& s = *st.slots[i];
+    taken[i] = std::min({s.pending.size(), room, n_ctx_seq - s.n_past});
+    room -= taken[i];
+  }
+  std::vector<size_t> order(st.slots.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return st.slots[a]->seq < st.slots[b]->seq; });
+  for (const size_t i : order) {
     Slot& s = *st.slots[i];
     s.out_index = -1;
-    const size_t room = static_cast<size_t>(batch.capacity() - batch.size());
-    const size_t take = std::min(s.pending.size(), room);
-    for (size_t k = 0; k < take; ++k) {
+    for (size_t k = 0; k < taken[i]; ++k) {
       const bool last = k + 1 == s.pending.size();
       const int idx = batch.Add(s.pending[k], static_cast<llama_pos>(s.n_past + k), s.seq,
                                 last && !s.job->pin_prefix);
       if (last) s.out_index = idx;
     }
-    taken[i] = take;
   }
   if (batch.size() == 0) return false;
   if (!Decode()) {
-    // Out of KV space with nothing left to evict: give up on the biggest
-    // sequence so that the others can go on.
+    // Out of KV space: give up on the biggest sequence so that the others
+    // can go on.
     auto biggest =
         std::max_element(st.slots.begin(), st.slots.end(), [](const auto& a, const auto& b) {
           return a->n_past + a->pending.size() < b->n_past + b->pending.size();

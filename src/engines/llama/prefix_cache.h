@@ -1,14 +1,22 @@
-// PrefixCache: KV-cache states of earlier prompts, kept in spare sequences of
-// the engine's llama_context so that a new prompt starts from its longest
-// common token prefix with any of them (DESIGN.md section 4, "never recompute
-// a prefix"). The shared instructions are a pinned entry; every finished
-// prompt becomes an entry, replacing the entries it extends (a resent bundle
-// supersedes its older, shorter self). Entries are evicted least recently used
-// first when the token budget or the sequence pool runs out.
+// PrefixCache: KV states of earlier prompts, held in host memory, so that a
+// new prompt starts from its longest common token prefix with any of them
+// (DESIGN.md section 4, "never recompute a prefix"). The shared instructions
+// are a pinned entry; every finished prompt becomes an entry, replacing the
+// entries it extends (a resent bundle supersedes its older, shorter self).
+// Entries are evicted least recently used first when the byte budget or the
+// entry count runs out.
 //
-// Entries persist across restarts: Save() writes each with
-// llama_state_seq_save_file, named by the hash of its tokens; Load() restores
-// those whose tokens still match their name.
+// Why host memory and not spare sequences of the context: each active
+// sequence has a KV stream of its own (kv_unified off), so a token attends
+// over its own prompt only, not over every cached prompt (measured in
+// docs/benchmarks.md: with one unified buffer, attention over the cached
+// cells was ~90 % of a peak cycle). Capture copies a sequence's cells out
+// with llama_state_seq_get_data; Restore copies them into a free stream.
+//
+// Entries persist across restarts: Save() writes each to a file named by the
+// hash of its tokens; Load() reads back those whose tokens still match their
+// name. A state that no longer fits the context (another model or layout)
+// fails at Restore and is dropped then.
 //
 // With a null context only the bookkeeping runs (unit tests). Not
 // thread-safe: owned by the engine thread.
@@ -25,7 +33,8 @@
 
 namespace nunchi::llama {
 
-// The free sequence ids of a context.
+// The free sequence ids of a context, lowest first: llama.cpp decodes the
+// streams of consecutive ids in one pass.
 class SeqPool {
  public:
   explicit SeqPool(int n_seq);
@@ -34,52 +43,59 @@ class SeqPool {
   size_t free() const { return free_.size(); }
 
  private:
-  std::vector<llama_seq_id> free_;
+  std::vector<llama_seq_id> free_;  // sorted, descending: the lowest at the back
 };
 
 struct CacheEntry {
-  llama_seq_id seq = -1;
   std::vector<llama_token> tokens;
+  std::vector<uint8_t> state;  // llama_state_seq_get_data of exactly these tokens
   uint64_t last_use = 0;
   bool pinned = false;
 };
 
 class PrefixCache {
  public:
-  // budget_tokens bounds the tokens held by unpinned entries (counted per
-  // entry, shared cells counted each time: a conservative bound).
-  PrefixCache(llama_context* ctx, SeqPool* pool, size_t budget_tokens);
+  // budget_bytes bounds the state bytes of unpinned entries, max_entries
+  // their number.
+  PrefixCache(llama_context* ctx, size_t budget_bytes, size_t max_entries);
 
   struct Match {
-    llama_seq_id seq = -1;  // -1: nothing in common
-    size_t length = 0;      // common prefix, in tokens
+    size_t index = SIZE_MAX;  // SIZE_MAX: nothing in common
+    size_t length = 0;        // common prefix, in tokens
   };
-  // The entry sharing the longest prefix with tokens; marks it used.
+  // The entry sharing the longest prefix with tokens (the shortest such
+  // entry: the least to copy); marks it used.
   Match Find(std::span<const llama_token> tokens);
-  // Takes ownership of seq, whose KV holds exactly tokens. Frees unpinned
-  // entries that are prefixes of tokens, then enforces the budget.
-  void Insert(llama_seq_id seq, std::vector<llama_token> tokens, bool pinned);
+  // Copies the match's state into the empty sequence seq and trims it to
+  // the common prefix. Returns the tokens restored: match.length, or 0 when
+  // the state does not fit this context (the entry is dropped).
+  size_t Restore(const Match& match, llama_seq_id seq);
+  // Copies the state of seq, whose KV holds exactly tokens, into an entry.
+  // Nothing is kept when an entry already extends tokens.
+  void Capture(llama_seq_id seq, std::vector<llama_token> tokens, bool pinned);
+  // Adds an entry. Frees unpinned entries that are prefixes of its tokens,
+  // then enforces the budget.
+  void Insert(std::vector<llama_token> tokens, std::vector<uint8_t> state, bool pinned);
   // Evicts the least recently used unpinned entry; false when there is none.
   bool EvictOne();
 
   // Writes every entry to dir (replacing what was there); returns how many.
   size_t Save(const std::string& dir) const;
-  // Restores the entries saved in dir whose tokens match their hash, newest
-  // first, while sequences and budget allow; returns how many.
+  // Reads the entries saved in dir whose tokens match their hash, newest
+  // first, while count and budget allow; returns how many.
   size_t Load(const std::string& dir);
 
   size_t size() const { return entries_.size(); }
-  size_t cached_tokens() const;
+  size_t cached_bytes() const;
   const std::vector<CacheEntry>& entries() const { return entries_; }
   static uint64_t HashTokens(std::span<const llama_token> tokens);
 
  private:
-  void Free(size_t index);
   void EnforceBudget();
 
   llama_context* ctx_;
-  SeqPool* pool_;
-  size_t budget_tokens_;
+  size_t budget_bytes_;
+  size_t max_entries_;
   uint64_t clock_ = 0;
   std::vector<CacheEntry> entries_;
 };
