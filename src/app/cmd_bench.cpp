@@ -79,6 +79,11 @@ void AddBenchCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--naive-instructions", a.run.naive_options.instructions_file,
                   "Instructions file (default: built in)");
+  cmd->add_option("--naive-deadline", a.run.naive_options.deadline_s,
+                  "Seconds the naive client waits for its calls per cycle (the contract's 50; "
+                  "longer measures how late it really is instead of cutting it)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--sweep-concurrency", a.sweep_concurrency, "e.g. 2,5,12,24")->delimiter(',');
   cmd->add_option("--sweep-bundle-cap", a.sweep_bundle_cap, "e.g. 8,20,60")->delimiter(',');
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
