@@ -256,13 +256,15 @@ struct BatchTimes {
   int loops_cut = 0;
 };
 
-Result<BatchTimes> RunDharmaBatch(llama::LlamaEngine& e, int batch, int looping, int* seed,
+// The healthy requests' texts depend on healthy_seed only, so that a batch
+// with loops and the loop-free batch judge the same healthy texts.
+Result<BatchTimes> RunDharmaBatch(llama::LlamaEngine& e, int batch, int looping, int healthy_seed,
                                   int loop_cap) {
   const std::vector<std::string> ids = {"#2"};
   const std::string grammar = llm::JudgeGbnf(ids);
   std::vector<llama::EngineRequest> requests;
   for (int i = 0; i < batch; ++i) {
-    const int k = ++*seed;
+    const int k = i < looping ? 90000 + healthy_seed + i : healthy_seed + (i - looping);
     llama::EngineRequest r;
     r.retry_on_loop = false;
     if (i < looping) {
@@ -331,26 +333,34 @@ int RunDharma(const BenchOptions& o) {
       std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str());
       return 1;
     }
-    int seed = 1000;
-    // Warm-up, then the loop-free batch (the healthy requests alone), then
-    // the same number of healthy requests with the looping ones added.
-    auto warm = RunDharmaBatch(**engine, 2, 0, &seed, o.dharma_loop_cap);
-    auto clean = RunDharmaBatch(**engine, o.dharma_batch - looping, 0, &seed, o.dharma_loop_cap);
-    auto faulty = RunDharmaBatch(**engine, o.dharma_batch, looping, &seed, o.dharma_loop_cap);
-    if (!warm.ok() || !clean.ok() || !faulty.ok()) {
-      std::fprintf(stderr, "bench-engine: dharma batch failed\n");
+    // Warm-up, then two rounds of: the loop-free batch (the healthy requests
+    // alone), then the same healthy requests with the looping ones added.
+    auto warm = RunDharmaBatch(**engine, 2, 0, 1, o.dharma_loop_cap);
+    if (!warm.ok()) {
+      std::fprintf(stderr, "bench-engine: dharma warm-up failed\n");
       return 1;
     }
-    std::printf(
-        "{\"engine\":\"nunchi\",\"part\":\"dharma\",\"guard\":%s,\"model\":\"%s\",\"threads\":%d,"
-        "\"batch\":%d,\"looping\":%d,\"loop_token_cap\":%d,\"loops_cut\":%d,"
-        "\"clean_wall_s\":%.2f,\"faulty_wall_s\":%.2f,\"wall_ratio\":%.3f,"
-        "\"clean_healthy_mean_s\":%.2f,\"faulty_healthy_mean_s\":%.2f,\"healthy_ratio\":%.3f}\n",
-        guard ? "true" : "false", (*engine)->model_identity().c_str(), o.threads, o.dharma_batch,
-        looping, o.dharma_loop_cap, faulty->loops_cut, clean->wall, faulty->wall,
-        faulty->wall / clean->wall, clean->healthy_mean, faulty->healthy_mean,
-        faulty->healthy_mean / clean->healthy_mean);
-    std::fflush(stdout);
+    for (int round = 1; round <= 2; ++round) {
+      const int healthy_seed = 1000 * round;
+      auto clean =
+          RunDharmaBatch(**engine, o.dharma_batch - looping, 0, healthy_seed, o.dharma_loop_cap);
+      auto faulty =
+          RunDharmaBatch(**engine, o.dharma_batch, looping, healthy_seed, o.dharma_loop_cap);
+      if (!clean.ok() || !faulty.ok()) {
+        std::fprintf(stderr, "bench-engine: dharma batch failed\n");
+        return 1;
+      }
+      std::printf(
+          "{\"engine\":\"nunchi\",\"part\":\"dharma\",\"guard\":%s,\"round\":%d,\"model\":\"%s\","
+          "\"threads\":%d,\"batch\":%d,\"looping\":%d,\"loop_token_cap\":%d,\"loops_cut\":%d,"
+          "\"clean_wall_s\":%.2f,\"faulty_wall_s\":%.2f,\"wall_ratio\":%.3f,"
+          "\"clean_healthy_mean_s\":%.2f,\"faulty_healthy_mean_s\":%.2f,\"healthy_ratio\":%.3f}\n",
+          guard ? "true" : "false", round, (*engine)->model_identity().c_str(), o.threads,
+          o.dharma_batch, looping, o.dharma_loop_cap, faulty->loops_cut, clean->wall, faulty->wall,
+          faulty->wall / clean->wall, clean->healthy_mean, faulty->healthy_mean,
+          faulty->healthy_mean / clean->healthy_mean);
+      std::fflush(stdout);
+    }
   }
   return 0;
 }
