@@ -86,6 +86,10 @@ void AddBenchCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--sweep-concurrency", a.sweep_concurrency, "e.g. 2,5,12,24")->delimiter(',');
   cmd->add_option("--sweep-bundle-cap", a.sweep_bundle_cap, "e.g. 8,20,60")->delimiter(',');
+  cmd->add_option("--sweep-prefix-reuse", a.sweep_prefix_reuse,
+                  "on,off: nunchi's prefix cache (off adds --no-prefix-reuse)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
   bench::CompareArgs& ca = f->compare_args;
   cmd->add_option("--compare", f->compare,
@@ -128,7 +132,7 @@ void AddBenchCommand(CLI::App& app) {
       if (!bench::ParseArms(f->compare, &ca.arms, &error))
         throw CLI::ValidationError("--compare", error);
       if (!args.run.target.empty() || args.run.naive || !args.sweep_concurrency.empty() ||
-          !args.sweep_bundle_cap.empty())
+          !args.sweep_bundle_cap.empty() || !args.sweep_prefix_reuse.empty())
         throw CLI::ValidationError(
             "--compare", "starts its own servers: no --target, --naive-llama-server or sweeps");
       if (args.conditions.model_file.empty())

@@ -59,6 +59,7 @@ struct Point {
   std::string label;
   int concurrency = 0;
   int bundle_cap = 0;
+  std::string prefix_reuse;  // "on", "off"; empty: as given
 };
 
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
@@ -175,18 +176,24 @@ int RunBenchCommand(BenchArgs args) {
   DescribeRun(&args.conditions);
   std::vector<Point> points;
   std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
-  const bool sweep = !cs.empty() || !caps.empty();
+  std::vector<std::string> reuses = args.sweep_prefix_reuse;
+  const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty();
   if (cs.empty()) cs.push_back(0);
   if (caps.empty()) caps.push_back(0);
+  if (reuses.empty()) reuses.push_back("");
   for (int c : cs)
-    for (int cap : caps) {
-      std::string label;
-      if (c > 0) label += "c" + std::to_string(c);
-      if (cap > 0) label += std::string(label.empty() ? "" : "-") + "cap" + std::to_string(cap);
-      points.push_back({label, c, cap});
-    }
+    for (int cap : caps)
+      for (const std::string& reuse : reuses) {
+        std::string label;
+        auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
+        if (c > 0) add("c" + std::to_string(c));
+        if (cap > 0) add("cap" + std::to_string(cap));
+        if (!reuse.empty()) add("reuse-" + reuse);
+        points.push_back({label, c, cap, reuse});
+      }
   std::ostringstream sweep_csv;
-  sweep_csv << "label,load,concurrency,bundle_cap,cycles,p50_s,p95_s,p99_s,max_s,deadline_misses,"
+  sweep_csv << "label,load,concurrency,bundle_cap,prefix_reuse,cycles,p50_s,p95_s,p99_s,max_s,"
+               "deadline_misses,"
                "spots_ok,spots_failed,backlog_grows,tokens_prefilled,tokens_generated,"
                "prefix_tokens_reused\n";
   int rc = 0;
@@ -202,6 +209,15 @@ int RunBenchCommand(BenchArgs args) {
       else if (!run.naive)
         std::fprintf(stderr, "nunchi bench: --target: concurrency %d is recorded, not set\n",
                      p.concurrency);
+    }
+    if (!p.prefix_reuse.empty()) {
+      // nunchi's prefix cache: off is `serve --no-prefix-reuse`.
+      cond.prefix_reuse = p.prefix_reuse;
+      if (p.prefix_reuse == "off" && !run.naive && run.target.empty())
+        run.server_args.push_back("--no-prefix-reuse");
+      else if (run.naive || !run.target.empty())
+        std::fprintf(stderr, "nunchi bench: prefix reuse %s is recorded, not set\n",
+                     p.prefix_reuse.c_str());
     }
     if (p.bundle_cap > 0) {
       run.load.bundle_cap = p.bundle_cap;
@@ -234,10 +250,11 @@ int RunBenchCommand(BenchArgs args) {
       return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
     };
     sweep_csv << p.label << ',' << run.load.name << ',' << cond.concurrency << ','
-              << run.load.bundle_cap << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ','
-              << s.p99 << ',' << s.max << ',' << s.deadline_misses << ',' << s.spots_ok << ','
-              << s.spots_failed << ',' << s.backlog_grows << ',' << opt(s.tokens_prefilled) << ','
-              << opt(s.tokens_generated) << ',' << opt(s.tokens_reused) << '\n';
+              << run.load.bundle_cap << ',' << cond.prefix_reuse << ',' << s.cycles << ',' << s.p50
+              << ',' << s.p95 << ',' << s.p99 << ',' << s.max << ',' << s.deadline_misses << ','
+              << s.spots_ok << ',' << s.spots_failed << ',' << s.backlog_grows << ','
+              << opt(s.tokens_prefilled) << ',' << opt(s.tokens_generated) << ','
+              << opt(s.tokens_reused) << '\n';
   }
   if (sweep) {
     std::ofstream f(args.out_dir + "/sweep.csv");

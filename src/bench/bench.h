@@ -1,5 +1,5 @@
 // The `nunchi bench` driver: runs a load once or as a sweep (concurrency,
-// bundle cap), records the execution conditions and the model's identity,
+// bundle cap, prefix reuse on/off), records the execution conditions and the model's identity,
 // and writes results.json, cycles.csv and report.html per run (and sweep.csv
 // for sweeps) into the output directory.
 //
@@ -15,11 +15,12 @@
 namespace nunchi::bench {
 
 struct BenchArgs {
-  RunOptions run;                      // load, target, server, naive client
-  Conditions conditions;               // from flags; the model identity is filled in here
-  std::string out_dir = "out/bench";   // /out/ is git-ignored
-  std::vector<int> sweep_concurrency;  // empty: no sweep
-  std::vector<int> sweep_bundle_cap;   // empty: no sweep
+  RunOptions run;                               // load, target, server, naive client
+  Conditions conditions;                        // from flags; the model identity is filled in here
+  std::string out_dir = "out/bench";            // /out/ is git-ignored
+  std::vector<int> sweep_concurrency;           // empty: no sweep
+  std::vector<int> sweep_bundle_cap;            // empty: no sweep
+  std::vector<std::string> sweep_prefix_reuse;  // "on", "off"; empty: no sweep
 };
 
 // Returns the process exit code (0 when every run finished).

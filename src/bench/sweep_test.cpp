@@ -1,0 +1,61 @@
+// `nunchi bench` sweeps end to end on the default judge (no model): every
+// point of the grid runs against a server of its own and gets a row in
+// sweep.csv and a results.json recording what it ran under.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace nunchi::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
+  const std::string out =
+      (fs::temp_directory_path() / ("nunchi-bench-sweep-" + std::to_string(getpid()))).string();
+  fs::remove_all(out);
+  const std::string cmd = std::string(NUNCHI_BINARY) +
+                          " bench --load '" NUNCHI_LOADS_DIR
+                          "/peak.toml' --cycles 2 --interval 0.05 --seed 3 "
+                          "--sweep-bundle-cap 8,20 --sweep-prefix-reuse on,off --no-progress "
+                          "--out '" +
+                          out + "' >'" + out + ".stdout' 2>'" + out + ".stderr'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << Read(out + ".stdout") << Read(out + ".stderr");
+
+  std::istringstream csv(Read(out + "/sweep.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("label,load,concurrency,bundle_cap,prefix_reuse,cycles,", 0), 0u);
+  std::vector<std::string> labels;
+  while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(labels, (std::vector<std::string>{"cap8-reuse-on", "cap8-reuse-off", "cap20-reuse-on",
+                                              "cap20-reuse-off"}));
+  for (const auto& label : labels) {
+    auto r = nlohmann::json::parse(Read(out + "/" + label + "/results.json"));
+    EXPECT_EQ(r["summary"]["cycles"], 2) << label;
+    EXPECT_EQ(r["load"]["bundle_cap"], label.rfind("cap8", 0) == 0 ? 8 : 20) << label;
+    EXPECT_EQ(r["conditions"]["prefix_reuse"],
+              label.ends_with("reuse-on") ? std::string("on") : std::string("off"))
+        << label;
+  }
+  fs::remove_all(out);
+  fs::remove(out + ".stdout");
+  fs::remove(out + ".stderr");
+}
+
+}  // namespace
+}  // namespace nunchi::bench
