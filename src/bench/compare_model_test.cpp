@@ -13,18 +13,14 @@
 #include <sstream>
 
 #include "bench/llama_server.h"
+#include "bench/test_files.h"
 
 namespace nunchi::bench {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Read(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test_files::Read;
 
 std::string Model() {
   if (const char* m = std::getenv("NUNCHI_TEST_MODEL"); m != nullptr && *m)

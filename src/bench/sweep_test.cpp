@@ -12,17 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/test_files.h"
+
 namespace nunchi::bench {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Read(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test_files::Read;
 
 TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
   const std::string out =
