@@ -155,8 +155,6 @@ class LlamaEngine {
   bool Ready() const;
   const std::string& model_identity() const { return identity_; }
   const EngineOptions& options() const { return options_; }
-  // KV cells of one sequence: a prompt must leave room for its answer.
-  int context_per_sequence() const { return n_ctx_seq_; }
   // Writes the prefix cache to cache_dir now (also done at destruction).
   void Stop();
 
