@@ -90,6 +90,11 @@ void AddBenchCommand(CLI::App& app) {
                   "on,off: nunchi's prefix cache (off adds --no-prefix-reuse)")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--sweep-bundles-per-call", a.sweep_bundles_per_call,
+                  "e.g. 1,4,8,16: batch prompting in nunchi's llama judge "
+                  "(adds serve --bundles-per-call N; needs --model in --server-args)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 26));
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
   bench::CompareArgs& ca = f->compare_args;
   cmd->add_option("--compare", f->compare,
@@ -132,7 +137,8 @@ void AddBenchCommand(CLI::App& app) {
       if (!bench::ParseArms(f->compare, &ca.arms, &error))
         throw CLI::ValidationError("--compare", error);
       if (!args.run.target.empty() || args.run.naive || !args.sweep_concurrency.empty() ||
-          !args.sweep_bundle_cap.empty() || !args.sweep_prefix_reuse.empty())
+          !args.sweep_bundle_cap.empty() || !args.sweep_prefix_reuse.empty() ||
+          !args.sweep_bundles_per_call.empty())
         throw CLI::ValidationError(
             "--compare", "starts its own servers: no --target, --naive-llama-server or sweeps");
       if (args.conditions.model_file.empty())

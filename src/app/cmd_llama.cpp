@@ -35,13 +35,17 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   auto engine = llama::LlamaEngine::Create(eo);
   if (!engine.ok()) return engine.status();
   std::shared_ptr<llama::LlamaEngine> shared_engine = std::move(engine).value();
-  auto judge = llama::LlamaJudge::Create(shared_engine.get());
+  llama::LlamaJudgeOptions jo;
+  jo.bundles_per_call = static_cast<size_t>(o.bundles_per_call);
+  auto judge = llama::LlamaJudge::Create(shared_engine.get(), jo);
   if (!judge.ok()) return judge.status();
+  std::shared_ptr<llama::LlamaJudge> shared_judge = std::move(judge).value();
   if (metrics) {
     std::weak_ptr<llama::LlamaEngine> weak = shared_engine;
+    std::weak_ptr<llama::LlamaJudge> weak_judge = shared_judge;
     Labels labels = {{"model", shared_engine->model_identity()},
                      {"prompt_version", std::string(llm::kJudgePromptVersion)}};
-    metrics->OnRender([weak, labels](MetricsRegistry& m) {
+    metrics->OnRender([weak, weak_judge, labels](MetricsRegistry& m) {
       auto e = weak.lock();
       if (!e) return;
       const llama::EngineCounters c = e->Counters();
@@ -70,10 +74,16 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
           .Set(labels, double(c.sample_ns) * 1e-9);
       m.Gauge("nunchi_llm_ready", "1 when the engine makes progress.")
           .Set(labels, e->Ready() ? 1 : 0);
+      if (auto j = weak_judge.lock()) {
+        set("nunchi_llm_batch_requests_total",
+            "Engine requests made by batch prompting (--bundles-per-call).", j->batches());
+        set("nunchi_llm_batched_bundles_total", "Bundles those requests held.",
+            j->batched_bundles());
+      }
     });
   }
   LlamaChainParts parts;
-  parts.judge = std::shared_ptr<Judge>(std::move(judge).value());
+  parts.judge = shared_judge;
   parts.engine = shared_engine;
   return parts;
 }

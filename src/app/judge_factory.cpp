@@ -124,6 +124,10 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
       ->capture_default_str();
   cmd->add_option("--prefix-cache-dir", o->cache_dir, "Where saved prefix states live");
   cmd->add_flag("!--no-prefix-reuse", o->prefix_reuse, "Recompute every prompt from scratch");
+  cmd->add_option("--bundles-per-call", o->bundles_per_call,
+                  "Batch prompting: bundles judged in one llama.cpp request (1: each its own)")
+      ->check(CLI::Range(1, 26))
+      ->capture_default_str();
   cmd->add_option("--backend", o->backend, "Remote model server kind: openai, vllm, llama-server")
       ->capture_default_str();
   cmd->add_option("--base-url", o->base_urls,
@@ -186,6 +190,8 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
                     "unknown judge '" + name + "' in --route (llama, remote, default)");
     }
     desc += (desc.empty() ? "" : " > ") + std::string(judge->name());
+    if (name == "llama" && o.bundles_per_call > 1)
+      desc += "(" + std::to_string(o.bundles_per_call) + " bundles per call)";
     chain->judges_.push_back(std::move(judge));
   }
   if (chain->judges_.empty()) return Status(ErrorCode::kInvalidArgument, "--route is empty");

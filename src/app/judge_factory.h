@@ -29,6 +29,7 @@ struct JudgeOptions {
   int prefix_cache_mb = 2048;      // host memory for saved prefix states
   std::string cache_dir;           // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
   bool prefix_reuse = true;
+  int bundles_per_call = 1;  // batch prompting: bundles per engine request (1: off)
   // Remote OpenAI-compatible backends; several --base-url make a pool.
   std::string backend = "openai";  // openai, vllm, llama-server
   std::vector<std::string> base_urls;
@@ -42,7 +43,7 @@ struct JudgeOptions {
 };
 
 // Adds the judge flags (--route, --model, --threads, --ctx-size, --parallel,
-// --prefix-cache-dir, --no-prefix-reuse, --backend, --base-url,
+// --prefix-cache-dir, --no-prefix-reuse, --bundles-per-call, --backend, --base-url,
 // --remote-model, --api-key-env, --api-key-file, --remote-timeout-ms,
 // --remote-concurrency, --remote-stream, --pool-policy) to a subcommand.
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* opts);

@@ -60,6 +60,7 @@ struct Point {
   int concurrency = 0;
   int bundle_cap = 0;
   std::string prefix_reuse;  // "on", "off"; empty: as given
+  int bundles_per_call = 0;  // 0: as given
 };
 
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
@@ -177,22 +178,27 @@ int RunBenchCommand(BenchArgs args) {
   std::vector<Point> points;
   std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
   std::vector<std::string> reuses = args.sweep_prefix_reuse;
-  const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty();
+  std::vector<int> bpcs = args.sweep_bundles_per_call;
+  const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty();
   if (cs.empty()) cs.push_back(0);
   if (caps.empty()) caps.push_back(0);
   if (reuses.empty()) reuses.push_back("");
+  if (bpcs.empty()) bpcs.push_back(0);
   for (int c : cs)
     for (int cap : caps)
-      for (const std::string& reuse : reuses) {
-        std::string label;
-        auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
-        if (c > 0) add("c" + std::to_string(c));
-        if (cap > 0) add("cap" + std::to_string(cap));
-        if (!reuse.empty()) add("reuse-" + reuse);
-        points.push_back({label, c, cap, reuse});
-      }
+      for (const std::string& reuse : reuses)
+        for (int bpc : bpcs) {
+          std::string label;
+          auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
+          if (c > 0) add("c" + std::to_string(c));
+          if (cap > 0) add("cap" + std::to_string(cap));
+          if (!reuse.empty()) add("reuse-" + reuse);
+          if (bpc > 0) add("bpc" + std::to_string(bpc));
+          points.push_back({label, c, cap, reuse, bpc});
+        }
   std::ostringstream sweep_csv;
-  sweep_csv << "label,load,concurrency,bundle_cap,prefix_reuse,cycles,p50_s,p95_s,p99_s,max_s,"
+  sweep_csv << "label,load,concurrency,bundle_cap,prefix_reuse,bundles_per_call,cycles,p50_s,p95_s,"
+               "p99_s,max_s,"
                "deadline_misses,"
                "spots_ok,spots_failed,backlog_grows,tokens_prefilled,tokens_generated,"
                "prefix_tokens_reused\n";
@@ -218,6 +224,17 @@ int RunBenchCommand(BenchArgs args) {
       else if (run.naive || !run.target.empty())
         std::fprintf(stderr, "nunchi bench: prefix reuse %s is recorded, not set\n",
                      p.prefix_reuse.c_str());
+    }
+    if (p.bundles_per_call > 0) {
+      // Batch prompting in nunchi's in-process LLM judge: `serve --bundles-per-call N`.
+      cond.bundles_per_call = p.bundles_per_call;
+      if (!run.naive && run.target.empty()) {
+        run.server_args.push_back("--bundles-per-call");
+        run.server_args.push_back(std::to_string(p.bundles_per_call));
+      } else {
+        std::fprintf(stderr, "nunchi bench: bundles per call %d is recorded, not set\n",
+                     p.bundles_per_call);
+      }
     }
     if (p.bundle_cap > 0) {
       run.load.bundle_cap = p.bundle_cap;
@@ -250,11 +267,11 @@ int RunBenchCommand(BenchArgs args) {
       return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
     };
     sweep_csv << p.label << ',' << run.load.name << ',' << cond.concurrency << ','
-              << run.load.bundle_cap << ',' << cond.prefix_reuse << ',' << s.cycles << ',' << s.p50
-              << ',' << s.p95 << ',' << s.p99 << ',' << s.max << ',' << s.deadline_misses << ','
-              << s.spots_ok << ',' << s.spots_failed << ',' << s.backlog_grows << ','
-              << opt(s.tokens_prefilled) << ',' << opt(s.tokens_generated) << ','
-              << opt(s.tokens_reused) << '\n';
+              << run.load.bundle_cap << ',' << cond.prefix_reuse << ',' << cond.bundles_per_call
+              << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ',' << s.p99 << ',' << s.max
+              << ',' << s.deadline_misses << ',' << s.spots_ok << ',' << s.spots_failed << ','
+              << s.backlog_grows << ',' << opt(s.tokens_prefilled) << ',' << opt(s.tokens_generated)
+              << ',' << opt(s.tokens_reused) << '\n';
   }
   if (sweep) {
     std::ofstream f(args.out_dir + "/sweep.csv");

@@ -120,5 +120,45 @@ TEST(BenchCompare, ThreeArmsOnTheTinyModel) {
   fs::remove_all(out);
 }
 
+// The batch-prompting sweep: each point runs nunchi on the tiny model with
+// `serve --bundles-per-call N` and records N.
+TEST(BenchSweep, BundlesPerCallOnTheTinyModel) {
+  const std::string model = Model();
+  ASSERT_FALSE(model.empty()) << "no tiny model";
+  const std::string out =
+      (fs::temp_directory_path() / ("nunchi-bench-bpc-" + std::to_string(getpid()))).string();
+  fs::remove_all(out);
+  fs::create_directories(out);
+  const std::string cmd =
+      std::string(NUNCHI_BINARY) +
+      " bench --load '" NUNCHI_LOADS_DIR
+      "/normal.toml' --cycles 2 --interval 2 --seed 5 --server-args '--model " +
+      model + " --threads 1 --parallel 2' --sweep-bundles-per-call 1,3 --no-progress --out '" +
+      out + "/run' >'" + out + "/stdout.txt' 2>'" + out + "/stderr.txt'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << Read(out + "/stdout.txt") << Read(out + "/stderr.txt");
+  std::istringstream csv(Read(out + "/run/sweep.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("label,load,concurrency,bundle_cap,prefix_reuse,bundles_per_call,", 0),
+            0u);
+  std::vector<std::string> labels;
+  while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(labels, (std::vector<std::string>{"bpc1", "bpc3"}));
+  for (int n : {1, 3}) {
+    const std::string dir = out + "/run/bpc" + std::to_string(n);
+    auto r = nlohmann::json::parse(Read(dir + "/results.json"));
+    EXPECT_EQ(r["summary"]["cycles"], 2) << n;
+    EXPECT_EQ(r["conditions"]["bundles_per_call"], n);
+    EXPECT_NE(r["conditions"]["server_args"].get<std::string>().find("--bundles-per-call " +
+                                                                     std::to_string(n)),
+              std::string::npos);
+    const std::string chain = r["conditions"]["judge_chain"];
+    EXPECT_EQ(chain.rfind("llama", 0), 0u) << chain;
+    EXPECT_EQ(chain.find("3 bundles per call") != std::string::npos, n == 3) << chain;
+    EXPECT_GT(r["summary"]["spots_ok"].get<int>(), 0) << n;
+  }
+  fs::remove_all(out);
+}
+
 }  // namespace
 }  // namespace nunchi::bench

@@ -243,6 +243,7 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
       : c.output_token_cap > 0         ? std::to_string(c.output_token_cap)
                                        : "n/a");
   Row(os, "prefix reuse", c.prefix_reuse);
+  if (c.bundles_per_call > 0) Row(os, "bundles per model call", std::to_string(c.bundles_per_call));
   Row(os, "model",
       c.model_file.empty()
           ? "none"

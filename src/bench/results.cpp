@@ -124,6 +124,7 @@ nlohmann::json ConditionsJson(const Conditions& c) {
           {"output_token_cap", c.output_token_cap},
           {"output_token_cap_note", c.output_token_cap_note},
           {"prefix_reuse", c.prefix_reuse},
+          {"bundles_per_call", c.bundles_per_call},
           {"model_file", c.model_file},
           {"model_hash_fnv1a64", c.model_hash},
           {"model_bytes", c.model_bytes},

@@ -36,7 +36,9 @@ TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
   std::istringstream csv(Read(out + "/sweep.csv"));
   std::string header, line;
   std::getline(csv, header);
-  EXPECT_EQ(header.rfind("label,load,concurrency,bundle_cap,prefix_reuse,cycles,", 0), 0u);
+  EXPECT_EQ(
+      header.rfind("label,load,concurrency,bundle_cap,prefix_reuse,bundles_per_call,cycles,", 0),
+      0u);
   std::vector<std::string> labels;
   while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
   EXPECT_EQ(labels, (std::vector<std::string>{"cap8-reuse-on", "cap8-reuse-off", "cap20-reuse-on",

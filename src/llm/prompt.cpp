@@ -122,14 +122,23 @@ std::string SanitizeForPrompt(std::string_view text, size_t max_chars) {
   return out;
 }
 
-Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemplate& prompt) {
-  const Bundle& bundle = task.bundle;
+namespace {
+
+Status CheckTargets(const JudgeTask& task) {
   if (task.targets.empty()) return Status(ErrorCode::kInvalidArgument, "no targets to judge");
   for (size_t k = 0; k < task.targets.size(); ++k) {
-    if (task.targets[k] >= bundle.size() || (k > 0 && task.targets[k] <= task.targets[k - 1])) {
+    if (task.targets[k] >= task.bundle.size() ||
+        (k > 0 && task.targets[k] <= task.targets[k - 1])) {
       return Status(ErrorCode::kInvalidArgument, "targets out of range or not ascending");
     }
   }
+  return Status();
+}
+
+// The context block of one task (spot and thread), its ids prefixed by `block`.
+std::string RenderContext(const JudgeTask& task, const PromptTemplate& prompt,
+                          std::string_view block) {
+  const Bundle& bundle = task.bundle;
   // All clock times in the post's offset, so the thread text never depends on "now".
   const TimeMs offset = OffsetMs(bundle.post.created_at.text);
   std::map<std::string, int> authors;  // author_id -> alias number, by first appearance
@@ -137,25 +146,62 @@ Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemp
   for (size_t i = 0; i < bundle.size(); ++i) {
     const Signal& s = bundle.at(i);
     auto [it, inserted] = authors.emplace(s.author_id, static_cast<int>(authors.size()) + 1);
-    thread += LocalId(i) + " u" + std::to_string(it->second) + " " +
+    thread += std::string(block) + LocalId(i) + " u" + std::to_string(it->second) + " " +
               ClockText(s.created_at.ms, offset) + ": " + SanitizeForPrompt(s.text) + "\n";
   }
+  if (!thread.empty()) thread.pop_back();  // the template supplies the line break
+  std::string name = SanitizeForPrompt(task.spot.name, 100);
+  std::string description = SanitizeForPrompt(task.spot.description, 300);
+  return Fill(prompt.context, {{"block", block},
+                               {"spot_name", name},
+                               {"spot_description", description},
+                               {"thread", thread}});
+}
+
+std::string RenderRequest(const JudgeTask& first, const PromptTemplate& prompt,
+                          const std::vector<std::string>& ids) {
+  std::string targets;
+  for (const std::string& id : ids) {
+    if (!targets.empty()) targets += ' ';
+    targets += id;
+  }
+  const TimeMs offset = OffsetMs(first.bundle.post.created_at.text);
+  std::string now = first.analyzed_at > 0 ? ClockText(first.analyzed_at, offset) : "unknown";
+  return Fill(prompt.request, {{"now", now}, {"targets", targets}});
+}
+
+}  // namespace
+
+Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemplate& prompt) {
+  if (Status s = CheckTargets(task); !s.ok()) return s;
   RenderedPrompt out;
   out.version = std::string(prompt.version);
   out.system = std::string(prompt.system);
-  std::string name = SanitizeForPrompt(task.spot.name, 100);
-  std::string description = SanitizeForPrompt(task.spot.description, 300);
-  if (!thread.empty()) thread.pop_back();  // the template supplies the line break
-  out.context = Fill(prompt.context,
-                     {{"spot_name", name}, {"spot_description", description}, {"thread", thread}});
-  std::string targets;
-  for (size_t index : task.targets) {
-    out.target_ids.push_back(LocalId(index));
-    if (!targets.empty()) targets += ' ';
-    targets += out.target_ids.back();
+  out.context = RenderContext(task, prompt, "");
+  for (size_t index : task.targets) out.target_ids.push_back(LocalId(index));
+  out.request = RenderRequest(task, prompt, out.target_ids);
+  return out;
+}
+
+std::string BlockLetter(size_t k) { return std::string(1, static_cast<char>('A' + k)); }
+
+Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,
+                                         const PromptTemplate& prompt) {
+  if (tasks.empty() || tasks.size() > kMaxBatchBundles)
+    return Status(ErrorCode::kInvalidArgument,
+                  "a batch holds 1 to " + std::to_string(kMaxBatchBundles) + " bundles");
+  RenderedPrompt out;
+  out.version = std::string(prompt.version);
+  out.system = std::string(prompt.system);
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    if (tasks[k]->analyzed_at != tasks[0]->analyzed_at)
+      return Status(ErrorCode::kInvalidArgument, "a batch has one analyzed_at");
+    if (Status s = CheckTargets(*tasks[k]); !s.ok()) return s;
+    const std::string block = BlockLetter(k);
+    out.context += RenderContext(*tasks[k], prompt, block);
+    for (size_t index : tasks[k]->targets) out.target_ids.push_back(block + LocalId(index));
   }
-  std::string now = task.analyzed_at > 0 ? ClockText(task.analyzed_at, offset) : "unknown";
-  out.request = Fill(prompt.request, {{"now", now}, {"targets", targets}});
+  out.request = RenderRequest(*tasks[0], prompt, out.target_ids);
   return out;
 }
 

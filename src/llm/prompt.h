@@ -17,6 +17,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,12 +28,17 @@
 namespace nunchi::llm {
 
 inline constexpr std::string_view kJudgePromptVersion = "judge-v1";
+// The prompt for several bundles in one call (batch prompting): its context
+// part is repeated once per bundle with {{block}} = "A", "B", ...
+inline constexpr std::string_view kBatchPromptVersion = "judge-batch-v1";
+// Most bundles one batch prompt may hold (one letter each).
+inline constexpr size_t kMaxBatchBundles = 26;
 
 // One prompt version as compiled in. Views into static storage.
 struct PromptTemplate {
   std::string_view version;
   std::string_view system;
-  std::string_view context;  // {{spot_name}} {{spot_description}} {{thread}}
+  std::string_view context;  // {{spot_name}} {{spot_description}} {{thread}} ({{block}})
   std::string_view request;  // {{now}} {{targets}}
 };
 
@@ -66,6 +72,16 @@ inline constexpr size_t kMaxSignalChars = 600;
 // not strictly ascending.
 Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task,
                                          const PromptTemplate& prompt = DefaultPrompt());
+
+// Renders several tasks (same analyzed_at) into one prompt of a batch
+// version: the context blocks in task order, lettered "A", "B", ...; target
+// ids are the letter then the local id ("B#3"), task by task. "Now" is in the
+// first post's offset. kInvalidArgument for 0 or more than kMaxBatchBundles
+// tasks, mixed analyzed_at, or bad targets.
+Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,
+                                         const PromptTemplate& prompt);
+// The letter of block k of a batch prompt: "A" for 0.
+std::string BlockLetter(size_t k);
 
 // One line of text for the prompt: control characters and line breaks become
 // spaces, runs of spaces collapse, invalid UTF-8 is dropped, at most max_chars.

@@ -109,5 +109,54 @@ TEST(PromptTest, LocalIds) {
   EXPECT_EQ(LocalId(19), "#20");
 }
 
+TEST(PromptTest, BatchPromptLettersEachBundleAndItsIds) {
+  auto batch = FindPrompt(kBatchPromptVersion);
+  ASSERT_TRUE(batch.has_value());
+  JudgeTask a = MakeTask(2);
+  a.targets = {1, 2};
+  JudgeTask b = MakeTask(1);
+  b.spot = {"s2", "시청역", ""};
+  b.targets = {0, 1};
+  const JudgeTask* tasks[] = {&a, &b};
+  auto p = RenderBatchPrompt(tasks, *batch);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->version, "judge-batch-v1");
+  EXPECT_EQ(p->system, batch->system);
+  EXPECT_EQ(p->context,
+            "Spot A: 성수 팝업거리 (팝업스토어 앞 보행로와 대기줄)\n"
+            "Thread A (A#1 is the post, then its comments in written order; uN is the writer):\n"
+            "A#1 u1 14:02: 오픈런 줄이 길어요\n"
+            "A#2 u2 14:03: 끝이 안 보여요\n"
+            "A#3 u1 14:04: 저도요\n"
+            "Spot B: 시청역 ()\n"
+            "Thread B (B#1 is the post, then its comments in written order; uN is the writer):\n"
+            "B#1 u1 14:02: 오픈런 줄이 길어요\n"
+            "B#2 u2 14:03: 끝이 안 보여요\n");
+  EXPECT_EQ(p->request, "Now: 14:10\nJudge: A#2 A#3 B#1 B#2\n");
+  EXPECT_EQ(p->target_ids, (std::vector<std::string>{"A#2", "A#3", "B#1", "B#2"}));
+  // The first block is what a batch led by the same bundle shares with the next cycle.
+  auto alone = RenderBatchPrompt(std::span<const JudgeTask* const>(tasks, 1), *batch);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(p->context.rfind(alone->context, 0), 0u);
+}
+
+TEST(PromptTest, BatchPromptRejectsMixedNowsAndBadSizes) {
+  auto batch = FindPrompt(kBatchPromptVersion);
+  ASSERT_TRUE(batch.has_value());
+  JudgeTask a = MakeTask(1), b = MakeTask(1);
+  b.analyzed_at += 60'000;
+  const JudgeTask* mixed[] = {&a, &b};
+  EXPECT_EQ(RenderBatchPrompt(mixed, *batch).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(RenderBatchPrompt({}, *batch).status().code(), ErrorCode::kInvalidArgument);
+  std::vector<const JudgeTask*> many(kMaxBatchBundles + 1, &a);
+  EXPECT_EQ(RenderBatchPrompt(many, *batch).status().code(), ErrorCode::kInvalidArgument);
+  many.pop_back();
+  EXPECT_TRUE(RenderBatchPrompt(many, *batch).ok());
+  JudgeTask bad = MakeTask(1);
+  bad.targets = {5};
+  const JudgeTask* with_bad[] = {&a, &bad};
+  EXPECT_EQ(RenderBatchPrompt(with_bad, *batch).status().code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace nunchi::llm

@@ -1,11 +1,33 @@
 #include "engines/llama/llama_judge.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace nunchi::llama {
 namespace {
 
 JudgeOutput AllFailed(size_t n, const Status& s) { return JudgeOutput(n, Result<Judgment>(s)); }
+
+// Splits one parsed answer over its tasks, in task order.
+std::vector<JudgeOutput> Split(JudgeOutput all, const std::vector<const JudgeTask*>& tasks) {
+  std::vector<JudgeOutput> out;
+  size_t at = 0;
+  for (const JudgeTask* t : tasks) {
+    const size_t n = t->targets.size();
+    out.emplace_back(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
+                     std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
+    at += n;
+  }
+  return out;
+}
+
+Status WarmSystem(LlamaEngine* engine, const llm::PromptTemplate& prompt) {
+  // The system message alone is a prefix of every rendered chat: compute it once.
+  auto prefix = engine->ApplyChatTemplate({{"system", std::string(llm::SharedPrefix(prompt))}},
+                                          /*add_assistant=*/false);
+  if (!prefix.ok()) return prefix.status();
+  return engine->WarmPrefix(*prefix);
+}
 
 }  // namespace
 
@@ -20,35 +42,73 @@ Result<std::unique_ptr<LlamaJudge>> LlamaJudge::Create(LlamaEngine* engine,
                                                              : options.prompt_version;
   const auto prompt = llm::FindPrompt(version);
   if (!prompt) return Status(ErrorCode::kInvalidArgument, "unknown prompt version " + version);
+  if (options.bundles_per_call < 1 || options.bundles_per_call > llm::kMaxBatchBundles)
+    return Status(ErrorCode::kInvalidArgument,
+                  "bundles per call must be 1 to " + std::to_string(llm::kMaxBatchBundles));
   std::unique_ptr<LlamaJudge> judge(new LlamaJudge(engine, std::move(options), *prompt));
-  // The system message alone is a prefix of every rendered chat: compute it once.
-  auto prefix = engine->ApplyChatTemplate({{"system", std::string(llm::SharedPrefix(*prompt))}},
-                                          /*add_assistant=*/false);
-  if (!prefix.ok()) return prefix.status();
-  if (Status s = engine->WarmPrefix(*prefix); !s.ok()) return s;
+  if (Status s = WarmSystem(engine, *prompt); !s.ok()) return s;
+  if (judge->options_.bundles_per_call > 1) {
+    judge->batch_prompt_ = *llm::FindPrompt(llm::kBatchPromptVersion);
+    judge->batch_stamp_ = {"llama", engine->model_identity(),
+                           std::string(judge->batch_prompt_.version)};
+    if (Status s = WarmSystem(engine, judge->batch_prompt_); !s.ok()) return s;
+    LlamaJudge* self = judge.get();
+    judge->gatherer_ = std::make_unique<judges::BundleGatherer>(
+        judge->options_.bundles_per_call, judge->options_.batch_window,
+        [self](const std::vector<const JudgeTask*>& tasks) { return self->JudgeBatch(tasks); });
+  }
   return judge;
+}
+
+Result<EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& rendered) const {
+  auto chat = engine_->ApplyChatTemplate({{"system", rendered.system}, {"user", rendered.user()}},
+                                         /*add_assistant=*/true);
+  if (!chat.ok()) return chat.status();
+  EngineRequest req;
+  req.prompt = std::move(*chat);
+  req.grammar = *grammars_.Gbnf(rendered.target_ids);
+  // Every token carries at least one byte: the grammar always ends first.
+  req.max_tokens =
+      static_cast<int>(llm::MaxAnswerBytes(rendered.target_ids)) + options_.extra_tokens;
+  return req;
 }
 
 Result<EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
                                                std::vector<std::string>* ids) const {
   auto rendered = llm::RenderJudgePrompt(task, prompt_);
   if (!rendered.ok()) return rendered.status();
-  auto chat = engine_->ApplyChatTemplate({{"system", rendered->system}, {"user", rendered->user()}},
-                                         /*add_assistant=*/true);
-  if (!chat.ok()) return chat.status();
-  EngineRequest req;
-  req.prompt = std::move(*chat);
-  req.grammar = *grammars_.Gbnf(rendered->target_ids);
-  // Every token carries at least one byte: the grammar always ends first.
-  req.max_tokens =
-      static_cast<int>(llm::MaxAnswerBytes(rendered->target_ids)) + options_.extra_tokens;
-  req.deadline = task.deadline;
-  req.id = task.request_id + "/" + task.bundle.post_id;
+  auto req = ChatRequest(*rendered);
+  if (!req.ok()) return req.status();
+  req->deadline = task.deadline;
+  req->id = task.request_id + "/" + task.bundle.post_id;
+  *ids = std::move(rendered->target_ids);
+  return req;
+}
+
+Result<EngineRequest> LlamaJudge::BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
+                                                    std::vector<std::string>* ids) const {
+  if (batch_prompt_.version.empty())
+    return Status(ErrorCode::kInvalidArgument, "batch prompting is off");
+  auto rendered = llm::RenderBatchPrompt(tasks, batch_prompt_);
+  if (!rendered.ok()) return rendered.status();
+  auto req = ChatRequest(*rendered);
+  if (!req.ok()) return req.status();
+  req->deadline = Deadline::max();
+  req->id = tasks[0]->request_id + "/batch";
+  for (const JudgeTask* t : tasks) {
+    req->deadline = std::min(req->deadline, t->deadline);
+    req->id += (t == tasks[0] ? "/" : "+") + t->bundle.post_id;
+  }
   *ids = std::move(rendered->target_ids);
   return req;
 }
 
 JudgeOutput LlamaJudge::JudgeBundle(const JudgeTask& task) {
+  if (gatherer_) return gatherer_->Submit(task);
+  return JudgeOne(task);
+}
+
+JudgeOutput LlamaJudge::JudgeOne(const JudgeTask& task) {
   std::vector<std::string> ids;
   auto req = BuildRequest(task, &ids);
   if (!req.ok()) return AllFailed(task.targets.size(), req.status());
@@ -62,6 +122,41 @@ JudgeOutput LlamaJudge::JudgeBundle(const JudgeTask& task) {
   auto result = engine_->Run(std::move(*req), std::move(on_late));
   if (!result.ok()) return AllFailed(ids.size(), result.status());
   return llm::ParseJudgeOutput(result->text, ids, stamp_, &output_counters_);
+}
+
+std::vector<JudgeOutput> LlamaJudge::JudgeBatch(const std::vector<const JudgeTask*>& tasks) {
+  if (tasks.size() == 1) return {JudgeOne(*tasks[0])};
+  std::vector<std::string> ids;
+  auto req = BuildBatchRequest(tasks, &ids);
+  std::vector<JudgeOutput> out;
+  if (!req.ok()) {
+    for (const JudgeTask* t : tasks) out.push_back(AllFailed(t->targets.size(), req.status()));
+    return out;
+  }
+  LateResultFn on_late;
+  if (options_.on_late) {
+    // The tasks die with their callers: the late path keeps copies of what it needs.
+    std::vector<std::pair<std::string, size_t>> owners;  // request id, target count
+    for (const JudgeTask* t : tasks) owners.emplace_back(t->request_id, t->targets.size());
+    on_late = [this, ids, owners](const Result<EngineResult>& r) {
+      if (!r.ok()) return;
+      JudgeOutput all = llm::ParseJudgeOutput(r->text, ids, batch_stamp_, &output_counters_);
+      size_t at = 0;
+      for (const auto& [request_id, n] : owners) {
+        JudgeOutput part(
+            std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
+            std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
+        at += n;
+        options_.on_late(request_id, std::move(part));
+      }
+    };
+  }
+  auto result = engine_->Run(std::move(*req), std::move(on_late));
+  if (!result.ok()) {
+    for (const JudgeTask* t : tasks) out.push_back(AllFailed(t->targets.size(), result.status()));
+    return out;
+  }
+  return Split(llm::ParseJudgeOutput(result->text, ids, batch_stamp_, &output_counters_), tasks);
 }
 
 }  // namespace nunchi::llama

@@ -15,12 +15,14 @@
 // engine batches their requests. The engine must outlive the judge.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "engines/llama/engine.h"
+#include "judges/bundle_gatherer.h"
 #include "judges/judge.h"
 #include "llm/output.h"
 #include "llm/prompt.h"
@@ -36,6 +38,10 @@ struct LlamaJudgeOptions {
   std::string prompt_version;  // empty: llm::kJudgePromptVersion
   int extra_tokens = 8;        // token cap = the grammar's answer bytes bound + this
   LateJudgmentsFn on_late;
+  // Batch prompting: at most this many bundles per engine request (1: off;
+  // at most llm::kMaxBatchBundles), gathered for up to batch_window.
+  size_t bundles_per_call = 1;
+  std::chrono::milliseconds batch_window{100};
 };
 
 class LlamaJudge : public Judge {
@@ -51,14 +57,27 @@ class LlamaJudge : public Judge {
   const llm::OutputCounters& output_counters() const { return output_counters_; }
   // The chat-formatted prompt and grammar JudgeBundle would run (for tests and tools).
   Result<EngineRequest> BuildRequest(const JudgeTask& task, std::vector<std::string>* ids) const;
+  // The same for one batch request over several tasks (same analyzed_at).
+  Result<EngineRequest> BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
+                                          std::vector<std::string>* ids) const;
+  // Runs tasks as one request (one task: the single-bundle prompt); one output per task.
+  std::vector<JudgeOutput> JudgeBatch(const std::vector<const JudgeTask*>& tasks);
+  // Batch requests made so far and the bundles they held.
+  uint64_t batches() const { return gatherer_ ? gatherer_->batches() : 0; }
+  uint64_t batched_bundles() const { return gatherer_ ? gatherer_->tasks() : 0; }
 
  private:
   LlamaJudge(LlamaEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt);
+  JudgeOutput JudgeOne(const JudgeTask& task);
+  Result<EngineRequest> ChatRequest(const llm::RenderedPrompt& rendered) const;
 
   LlamaEngine* engine_;
   LlamaJudgeOptions options_;
   llm::PromptTemplate prompt_;
+  llm::PromptTemplate batch_prompt_;
   llm::JudgmentStamp stamp_;
+  llm::JudgmentStamp batch_stamp_;
+  std::unique_ptr<judges::BundleGatherer> gatherer_;  // null: one bundle per call
   mutable llm::GrammarCache grammars_;
   llm::OutputCounters output_counters_;
 };

@@ -130,5 +130,71 @@ TEST(LlamaJudge, DeadlineFailsEveryTargetAndLateJudgmentsAreDelivered) {
   for (const auto& r : later) EXPECT_TRUE(r.ok()) << r.status().ToString();
 }
 
+TEST(LlamaJudge, BatchPromptingJudgesConcurrentBundlesInOneRequest) {
+  auto engine = LlamaEngine::Create(testing::TinyEngineOptions());
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  LlamaJudgeOptions jo;
+  jo.bundles_per_call = 3;
+  jo.batch_window = 10s;  // the batch must start because it is full
+  auto judge = LlamaJudge::Create(engine->get(), jo);
+  ASSERT_TRUE(judge.ok()) << judge.status().ToString();
+  const uint64_t requests_before = (*engine)->Counters().requests;
+
+  std::mt19937 rng(11);
+  std::vector<JudgeTask> tasks;
+  for (int n = 0; n < 3; ++n) tasks.push_back(RandomTask(rng, n));
+  std::vector<JudgeOutput> outs(tasks.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    threads.emplace_back([&, i] { outs[i] = (*judge)->JudgeBundle(tasks[i]); });
+  for (auto& t : threads) t.join();
+
+  EXPECT_EQ((*engine)->Counters().requests - requests_before, 1u);
+  EXPECT_EQ((*judge)->batches(), 1u);
+  EXPECT_EQ((*judge)->batched_bundles(), 3u);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    ASSERT_EQ(outs[i].size(), tasks[i].targets.size()) << i;
+    for (const auto& r : outs[i]) {
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(r->prompt_version, "judge-batch-v1");
+      EXPECT_LE(Utf8Length(r->cause_text), kMaxCauseTextChars);
+    }
+  }
+  EXPECT_EQ((*judge)->output_counters().Total(), 0u);
+
+  // The batch request holds every bundle's block and every target id.
+  std::vector<const JudgeTask*> ptrs = {&tasks[0], &tasks[1], &tasks[2]};
+  std::vector<std::string> ids;
+  auto req = (*judge)->BuildBatchRequest(ptrs, &ids);
+  ASSERT_TRUE(req.ok());
+  size_t targets = 0;
+  for (const auto& t : tasks) targets += t.targets.size();
+  EXPECT_EQ(ids.size(), targets);
+  for (const char* block : {"Spot A:", "Spot B:", "Spot C:"})
+    EXPECT_NE(req->prompt.find(block), std::string::npos) << block;
+
+  // A lone bundle keeps the single-bundle prompt (and its prefix reuse).
+  LlamaJudgeOptions short_window = jo;
+  short_window.batch_window = 1ms;
+  auto lone_judge = LlamaJudge::Create(engine->get(), short_window);
+  ASSERT_TRUE(lone_judge.ok());
+  const JudgeOutput lone = (*lone_judge)->JudgeBundle(tasks[0]);
+  ASSERT_EQ(lone.size(), tasks[0].targets.size());
+  for (const auto& r : lone) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->prompt_version, "judge-v1");
+  }
+}
+
+TEST(LlamaJudge, BundlesPerCallOutOfRangeIsRejected) {
+  auto engine = LlamaEngine::Create(testing::TinyEngineOptions());
+  ASSERT_TRUE(engine.ok());
+  LlamaJudgeOptions jo;
+  jo.bundles_per_call = 0;
+  EXPECT_EQ(LlamaJudge::Create(engine->get(), jo).status().code(), ErrorCode::kInvalidArgument);
+  jo.bundles_per_call = 27;
+  EXPECT_EQ(LlamaJudge::Create(engine->get(), jo).status().code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace nunchi::llama
