@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "bench/compare.h"
 #include "bench/server.h"
+#include "ops/child_process.h"
 
 namespace nunchi {
 namespace {
@@ -110,6 +111,8 @@ void AddBenchCommand(CLI::App& app) {
                   "--compare: llama-server binary (default: $NUNCHI_LLAMA_SERVER or "
                   "~/.cache/nunchi/llama-*/bin/llama-server)");
   cmd->callback([f] {
+    // Ctrl-C or a kill takes the servers the bench started down with it.
+    StopChildrenOnSignal();
     bench::BenchArgs args = f->args;
     std::string error;
     if (!bench::LoadSpecFromFile(f->load_file, &args.run.load, &error))

@@ -1,13 +1,9 @@
 #include "bench/llama_server.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <httplib.h>
 #include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,8 +16,6 @@
 #include <sstream>
 #include <thread>
 #include <tuple>
-
-extern char** environ;
 
 namespace nunchi::bench {
 namespace {
@@ -130,33 +124,18 @@ bool ManagedLlamaServer::Start(double timeout_s, std::string* error) {
     argv_s.insert(argv_s.end(), args_.begin(), args_.end());
     command_.clear();
     for (const auto& a : argv_s) command_ += (command_.empty() ? "" : " ") + a;
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    const int rc = posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-      pid_ = -1;
-      *error = "cannot start " + bin_;
-      return false;
-    }
+    if (!child_.Spawn(argv_s, {log_path_}, error)) return false;
     httplib::Client c("127.0.0.1", port_);
     c.set_connection_timeout(1, 0);
     c.set_read_timeout(5, 0);
     bool exited = false;
-    int status = 0;
+    int code = 0;
     while (std::chrono::steady_clock::now() < until) {
       if (auto r = c.Get("/health"); r && r->status == 200) {
         auto j = nlohmann::json::parse(r->body, nullptr, false);
         if (j.is_object() && j.value("status", "") == "ok") return true;
       }
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
+      if (child_.Exited(&code)) {
         exited = true;
         break;
       }
@@ -168,27 +147,13 @@ bool ManagedLlamaServer::Start(double timeout_s, std::string* error) {
                " s: " + Tail(log_path_);
       return false;
     }
-    *error = "llama-server exited at start (status " +
-             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) +
-             "): " + Tail(log_path_);
+    *error =
+        "llama-server exited at start (status " + std::to_string(code) + "): " + Tail(log_path_);
     if (Tail(log_path_).find("bind") == std::string::npos) return false;
   }
   return false;
 }
 
-void ManagedLlamaServer::Stop() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGTERM);
-  for (int i = 0; i < 1000; ++i) {
-    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      pid_ = -1;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  kill(pid_, SIGKILL);
-  waitpid(pid_, nullptr, 0);
-  pid_ = -1;
-}
+void ManagedLlamaServer::Stop() { child_.Stop(std::chrono::seconds(10)); }
 
 }  // namespace nunchi::bench

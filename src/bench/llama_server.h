@@ -6,10 +6,10 @@
 // Thread-safety: none; the comparison driver owns it.
 #pragma once
 
-#include <sys/types.h>
-
 #include <string>
 #include <vector>
+
+#include "ops/child_process.h"
 
 namespace nunchi::bench {
 
@@ -47,7 +47,7 @@ class ManagedLlamaServer {
  private:
   std::string bin_, log_path_, command_;
   std::vector<std::string> args_;
-  pid_t pid_ = -1;
+  ChildProcess child_;
   int port_ = 0;
 };
 

@@ -1,11 +1,6 @@
 #include "bench/server.h"
 
-#include <fcntl.h>
 #include <httplib.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -13,8 +8,6 @@
 #include <regex>
 #include <sstream>
 #include <thread>
-
-extern char** environ;
 
 namespace nunchi::bench {
 namespace {
@@ -63,22 +56,9 @@ bool ManagedServer::Start(std::string* error) {
   std::filesystem::remove_all(data);
   std::filesystem::create_directories(data);
   const std::string log = work_dir_ + "/server-" + std::to_string(starts_) + ".log";
-  std::vector<std::string> argv_s = {binary_, "serve", "--port", "0", "--data-dir", data};
-  argv_s.insert(argv_s.end(), args_.begin(), args_.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  int rc = posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) {
-    pid_ = -1;
-    *error = "cannot start " + binary_;
-    return false;
-  }
+  std::vector<std::string> argv = {binary_, "serve", "--port", "0", "--data-dir", data};
+  argv.insert(argv.end(), args_.begin(), args_.end());
+  if (!child_.Spawn(argv, {"/dev/null", log}, error)) return false;
   const std::regex re("listening on http://[^:]+:([0-9]+)[^\n]*");
   port_ = 0;
   // Loading a model can take minutes.
@@ -90,9 +70,7 @@ bool ManagedServer::Start(std::string* error) {
       banner_ = m[0];
       break;
     }
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
+    if (child_.Exited()) {
       *error = "nunchi serve exited at start: " + text;
       return false;
     }
@@ -114,26 +92,10 @@ bool ManagedServer::Start(std::string* error) {
 }
 
 void ManagedServer::Stop() {
-  Kill();
+  child_.Stop(std::chrono::seconds(10));
   // The store of a stopped server is never used again: only its log stays.
   if (!data_dir_.empty()) std::filesystem::remove_all(data_dir_);
   data_dir_.clear();
-}
-
-void ManagedServer::Kill() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGTERM);
-  int status = 0;
-  for (int i = 0; i < 1000; ++i) {
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  kill(pid_, SIGKILL);
-  waitpid(pid_, &status, 0);
-  pid_ = -1;
 }
 
 }  // namespace nunchi::bench

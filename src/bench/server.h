@@ -6,10 +6,10 @@
 // Thread-safety: none; the cycle runner owns it.
 #pragma once
 
-#include <sys/types.h>
-
 #include <string>
 #include <vector>
+
+#include "ops/child_process.h"
 
 namespace nunchi::bench {
 
@@ -30,10 +30,9 @@ class ManagedServer {
   const std::string& banner() const { return banner_; }  // the "listening on" line
 
  private:
-  void Kill();
   std::string binary_, work_dir_, data_dir_;
   std::vector<std::string> args_;
-  pid_t pid_ = -1;
+  ChildProcess child_;
   int port_ = 0;
   int starts_ = 0;
   std::string banner_;

@@ -1,9 +1,5 @@
 #include "blackbox/server_process.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,8 +12,6 @@
 #include <thread>
 
 #include "blackbox/cycle.h"  // Metric
-
-extern char** environ;
 
 namespace nunchi::testing {
 
@@ -46,26 +40,15 @@ ServerProcess::ServerProcess(std::string data_dir, std::vector<std::string> extr
   log_path_ = data_dir_ + "/server.log";
   std::vector<std::string> args = {NUNCHI_BINARY, "serve", "--port", "0", "--data-dir", data_dir_};
   args.insert(args.end(), extra.begin(), extra.end());
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  if (posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot spawn nunchi");
-  posix_spawn_file_actions_destroy(&fa);
+  std::string error;
+  if (!child_.Spawn(args, {"/dev/null", log_path_}, &error))
+    throw std::runtime_error("cannot spawn nunchi: " + error);
   const std::regex re("listening on http://[^:]+:([0-9]+)");
   for (int i = 0; i < 600 && port_ == 0; ++i) {
     std::smatch m;
     std::string text = log();
     if (std::regex_search(text, m, re)) port_ = std::stoi(m[1]);
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      throw std::runtime_error("nunchi exited at start: " + text);
-    }
+    if (child_.Exited()) throw std::runtime_error("nunchi exited at start: " + text);
     if (port_ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (port_ == 0) throw std::runtime_error("nunchi did not start: " + log());
@@ -77,26 +60,11 @@ ServerProcess::ServerProcess(std::string data_dir, std::vector<std::string> extr
   throw std::runtime_error("nunchi /livez never answered");
 }
 
-ServerProcess::~ServerProcess() {
-  if (pid_ > 0) Kill9();
-}
+ServerProcess::~ServerProcess() { child_.Kill(); }
 
-void ServerProcess::Kill9() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGKILL);
-  int status = 0;
-  waitpid(pid_, &status, 0);
-  pid_ = -1;
-}
+void ServerProcess::Kill9() { child_.Kill(); }
 
-int ServerProcess::Stop() {
-  if (pid_ <= 0) return -1;
-  kill(pid_, SIGTERM);
-  int status = 0;
-  waitpid(pid_, &status, 0);
-  pid_ = -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int ServerProcess::Stop() { return child_.Stop(std::chrono::seconds(120)); }
 
 httplib::Client ServerProcess::Client() const {
   httplib::Client c("127.0.0.1", port_);

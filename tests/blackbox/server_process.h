@@ -3,13 +3,13 @@
 // Also builds contract requests. Test-thread use only.
 #pragma once
 
-#include <sys/types.h>
-
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "ops/child_process.h"
 
 namespace nunchi::testing {
 
@@ -18,9 +18,9 @@ class ServerProcess {
   // Starts `nunchi serve --port 0 --data-dir DIR extra...` and waits until /livez answers.
   explicit ServerProcess(std::string data_dir, std::vector<std::string> extra = {});
   ~ServerProcess();
-  void Kill9();           // SIGKILL, no cleanup
-  int Stop();             // SIGTERM and wait; returns the exit status
-  bool alive() const { return pid_ > 0; }
+  void Kill9();  // SIGKILL, no cleanup
+  int Stop();    // SIGTERM and wait (SIGKILL after 120 s); returns the exit status
+  bool alive() const { return child_.running(); }
   int port() const { return port_; }
   httplib::Client Client() const;
   std::string log() const;  // what the server wrote to stderr
@@ -29,7 +29,7 @@ class ServerProcess {
  private:
   std::string data_dir_;
   std::string log_path_;
-  pid_t pid_ = -1;
+  ChildProcess child_;
   int port_ = 0;
 };
 

@@ -8,11 +8,7 @@
 // SIGTERM or kills it with SIGKILL. Test-thread use only.
 #pragma once
 
-#include <fcntl.h>
 #include <httplib.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-extern char** environ;
+#include "ops/child_process.h"
 
 namespace nunchi::testing {
 
@@ -86,15 +82,8 @@ class LlamaServerProcess {
                                      "--port", "0",  "-c",  "4096",      "-np",
                                      "1",      "-t", "1",   "--metrics", "--slots"};
     args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
+    std::string error;
+    child_.Spawn(args, {log_path_}, &error);
   }
   ~LlamaServerProcess() {
     Stop();
@@ -109,44 +98,25 @@ class LlamaServerProcess {
   bool WaitReady(std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
     const std::regex re("listening on http://[^:]+:([0-9]+)");
     const auto until = std::chrono::steady_clock::now() + timeout;
-    while (pid_ > 0 && std::chrono::steady_clock::now() < until) {
+    while (child_.running() && std::chrono::steady_clock::now() < until) {
       std::smatch m;
       std::string text = log();
       if (std::regex_search(text, m, re)) {
         port_ = std::stoi(m[1]);
         return true;
       }
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return false;
-      }
+      if (child_.Exited()) return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return false;
   }
 
   // SIGKILL now, no cleanup, and reap it.
-  void Kill9() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
+  void Kill9() { child_.Kill(); }
   // SIGTERM; SIGKILL when it has not exited after 5 s.
-  void Stop() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    for (int i = 0; i < 250; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    Kill9();
-  }
+  void Stop() { child_.Stop(std::chrono::seconds(5)); }
 
-  bool alive() const { return pid_ > 0; }
+  bool alive() const { return child_.running(); }
   int port() const { return port_; }
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
   std::string log() const {
@@ -187,7 +157,7 @@ class LlamaServerProcess {
 
  private:
   std::string log_path_;
-  pid_t pid_ = -1;
+  ChildProcess child_;
   int port_ = 0;
 };
 
