@@ -143,7 +143,7 @@ void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary&
       "load %s%s: %d cycles, latency P50 %.3f s, P95 %.3f s, P99 %.3f s, max %.3f s; "
       "deadline misses %d; spots OK %d FAILED %d; errors %d; backlog %s; cold starts %d%s, "
       "cycles to recover %s; tokens prefilled %s generated %s forced %s reused %s; "
-      "degenerations %s -> %s\n",
+      "degenerations %s; judged by %s -> %s\n",
       load.name.c_str(), label.empty() ? "" : (" [" + label + "]").c_str(), s.cycles, s.p50, s.p95,
       s.p99, s.max, s.deadline_misses, s.spots_ok, s.spots_failed, s.errors,
       !s.backlog_known  ? "unknown (under 8 requests)"
@@ -156,7 +156,7 @@ void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary&
                 .c_str(),
       opt(s.tokens_prefilled).c_str(), opt(s.tokens_generated).c_str(),
       opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
-      dir.c_str());
+      JudgedByText(s).empty() ? "n/a" : JudgedByText(s).c_str(), dir.c_str());
   std::fflush(stdout);
 }
 
@@ -201,7 +201,7 @@ int RunBenchCommand(BenchArgs args) {
                "p99_s,max_s,"
                "deadline_misses,"
                "spots_ok,spots_failed,backlog_grows,tokens_prefilled,tokens_generated,"
-               "prefix_tokens_reused\n";
+               "prefix_tokens_reused,judged_by\n";
   int rc = 0;
   int run_no = 0;
   for (const Point& p : points) {
@@ -271,7 +271,7 @@ int RunBenchCommand(BenchArgs args) {
               << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ',' << s.p99 << ',' << s.max
               << ',' << s.deadline_misses << ',' << s.spots_ok << ',' << s.spots_failed << ','
               << s.backlog_grows << ',' << opt(s.tokens_prefilled) << ',' << opt(s.tokens_generated)
-              << ',' << opt(s.tokens_reused) << '\n';
+              << ',' << opt(s.tokens_reused) << ",\"" << JudgedByText(s) << "\"\n";
   }
   if (sweep) {
     std::ofstream f(args.out_dir + "/sweep.csv");

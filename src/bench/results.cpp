@@ -42,6 +42,17 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
 }
 
+std::string JudgedByText(const Summary& s) {
+  std::vector<std::pair<double, std::string>> by;
+  for (const auto& [judge, n] : s.judged_by)
+    if (n > 0) by.emplace_back(-n, judge);
+  std::sort(by.begin(), by.end());
+  std::string out;
+  for (const auto& [n, judge] : by)
+    out += (out.empty() ? "" : ", ") + judge + " " + std::to_string(static_cast<long long>(-n));
+  return out;
+}
+
 Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
   Summary s;
   std::vector<double> lat, queue, lag;
@@ -66,6 +77,15 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
     AddFigure(&s.degenerations, c.tokens.degenerations);
     AddFigure(&s.judged, c.judged);
     AddFigure(&s.reused, c.reused);
+    static const std::string kJudgments = "nunchi_judgments_total{";
+    for (const auto& [key, v] : c.deltas) {
+      if (key.rfind(kJudgments, 0) != 0 || key.find("outcome=\"ok\"") == std::string::npos)
+        continue;
+      const size_t at = key.find("judge=\"");
+      if (at == std::string::npos) continue;
+      const size_t from = at + 7, to = key.find('"', from);
+      if (to != std::string::npos) s.judged_by[key.substr(from, to - from)] += v;
+    }
   }
   if (lat.empty()) return s;
   s.p50 = Percentile(lat, 50);
@@ -179,6 +199,7 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
       {"warm_latency_s", {{"p50", Num(s.warm_p50)}, {"p95", Num(s.warm_p95)}}},
       {"cycles_to_recover_mean", Num(s.recover_mean)},
       {"cycles_to_recover_max", Num(s.recover_max)},
+      {"judgments_by_judge", s.judged_by},
       {"tokens_prefilled", Num(s.tokens_prefilled)},
       {"tokens_generated", Num(s.tokens_generated)},
       {"tokens_forced", Num(s.tokens_forced)},

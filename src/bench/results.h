@@ -4,6 +4,7 @@
 // Plain values and pure functions; thread-safe.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -85,7 +86,13 @@ struct Summary {
   double tokens_prefilled = -1, tokens_generated = -1, tokens_forced = -1, tokens_reused = -1;
   double degenerations = -1;
   double judged = -1, reused = -1;  // signals judged by a judge, reused from the store
+  // Judgments made, by the judge that made them ("llama", "rules", ...), from
+  // nunchi_judgments_total{outcome="ok"}: how much of the answer the LLM wrote.
+  std::map<std::string, double> judged_by;
 };
+
+// "llama 214, rules 257" (most first); "" when none were counted.
+std::string JudgedByText(const Summary& s);
 
 Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s);
 double Percentile(std::vector<double> v, double p);

@@ -40,6 +40,23 @@ TEST(Results, SteadyRunHasNoBacklog) {
   EXPECT_EQ(s.recover_mean, -1);
 }
 
+TEST(Results, JudgmentsAreCountedByTheJudgeThatMadeThem) {
+  auto cycles = Steady(3, 0.2);
+  cycles[0].deltas = {{"nunchi_judgments_total{judge=\"llama\",outcome=\"ok\"}", 4},
+                      {"nunchi_judgments_total{judge=\"rules\",outcome=\"ok\"}", 2},
+                      {"nunchi_judgments_total{judge=\"none\",outcome=\"kDeadlineExceeded\"}", 9},
+                      {"nunchi_judge_calls_total", 6}};
+  cycles[2].deltas = {{"nunchi_judgments_total{judge=\"llama\",outcome=\"ok\"}", 3},
+                      {"nunchi_judgments_total{judge=\"classifier\",outcome=\"ok\"}", 8}};
+  Summary s = Summarize(cycles, 0.5);
+  EXPECT_EQ(s.judged_by,
+            (std::map<std::string, double>{{"llama", 7}, {"rules", 2}, {"classifier", 8}}));
+  EXPECT_EQ(JudgedByText(s), "classifier 8, llama 7, rules 2");
+  EXPECT_EQ(JudgedByText(Summarize(Steady(2, 0.2), 0.5)), "");
+  auto j = ToJson(LoadSpec{}, Conditions{}, s, cycles);
+  EXPECT_EQ(j["summary"]["judgments_by_judge"]["llama"], 7);
+}
+
 TEST(Results, GrowingLagAndQueueAreBacklog) {
   auto cycles = Steady(100, 0.2);
   for (int i = 0; i < 100; ++i) cycles[i].start_lag_s = 0.1 * i, cycles[i].latency_s = 60;
