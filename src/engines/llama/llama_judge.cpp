@@ -1,6 +1,8 @@
 #include "engines/llama/llama_judge.h"
 
 #include <algorithm>
+#include <numeric>
+#include <tuple>
 #include <utility>
 
 namespace nunchi::llama {
@@ -126,6 +128,23 @@ JudgeOutput LlamaJudge::JudgeOne(const JudgeTask& task) {
 
 std::vector<JudgeOutput> LlamaJudge::JudgeBatch(const std::vector<const JudgeTask*>& tasks) {
   if (tasks.size() == 1) return {JudgeOne(*tasks[0])};
+  // Blocks in a stable order (spot, then post), not in arrival order: the
+  // same bundle leads the batch every cycle, so its thread stays a cached prefix.
+  std::vector<size_t> order(tasks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::tie(tasks[a]->spot.spot_id, tasks[a]->bundle.post_id) <
+           std::tie(tasks[b]->spot.spot_id, tasks[b]->bundle.post_id);
+  });
+  std::vector<const JudgeTask*> sorted;
+  for (size_t i : order) sorted.push_back(tasks[i]);
+  std::vector<JudgeOutput> in_order = RunBatch(sorted);
+  std::vector<JudgeOutput> out(tasks.size());
+  for (size_t k = 0; k < order.size(); ++k) out[order[k]] = std::move(in_order[k]);
+  return out;
+}
+
+std::vector<JudgeOutput> LlamaJudge::RunBatch(const std::vector<const JudgeTask*>& tasks) {
   std::vector<std::string> ids;
   auto req = BuildBatchRequest(tasks, &ids);
   std::vector<JudgeOutput> out;

@@ -60,7 +60,8 @@ class LlamaJudge : public Judge {
   // The same for one batch request over several tasks (same analyzed_at).
   Result<EngineRequest> BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
                                           std::vector<std::string>* ids) const;
-  // Runs tasks as one request (one task: the single-bundle prompt); one output per task.
+  // Runs tasks as one request (one task: the single-bundle prompt), their
+  // blocks ordered by spot and post id; one output per task, in task order.
   std::vector<JudgeOutput> JudgeBatch(const std::vector<const JudgeTask*>& tasks);
   // Batch requests made so far and the bundles they held.
   uint64_t batches() const { return gatherer_ ? gatherer_->batches() : 0; }
@@ -69,6 +70,8 @@ class LlamaJudge : public Judge {
  private:
   LlamaJudge(LlamaEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt);
   JudgeOutput JudgeOne(const JudgeTask& task);
+  // One batch request over tasks in the given order; one output per task.
+  std::vector<JudgeOutput> RunBatch(const std::vector<const JudgeTask*>& tasks);
   Result<EngineRequest> ChatRequest(const llm::RenderedPrompt& rendered) const;
 
   LlamaEngine* engine_;

@@ -173,6 +173,18 @@ TEST(LlamaJudge, BatchPromptingJudgesConcurrentBundlesInOneRequest) {
   for (const char* block : {"Spot A:", "Spot B:", "Spot C:"})
     EXPECT_NE(req->prompt.find(block), std::string::npos) << block;
 
+  // Blocks go in spot order whatever the arrival order; outputs come back in the caller's order.
+  for (size_t i = 0; i < tasks.size(); ++i) {  // 1, 2 and 3 targets: a mix-up changes the counts
+    tasks[i].bundle.comments.resize(std::max<size_t>(tasks[i].bundle.comments.size(), 3));
+    tasks[i].targets.clear();
+    for (size_t k = 0; k <= i; ++k) tasks[i].targets.push_back(k);
+  }
+  const std::vector<const JudgeTask*> shuffled = {&tasks[2], &tasks[0], &tasks[1]};
+  const auto batch_out = (*judge)->JudgeBatch(shuffled);
+  ASSERT_EQ(batch_out.size(), 3u);
+  for (size_t i = 0; i < shuffled.size(); ++i)
+    EXPECT_EQ(batch_out[i].size(), shuffled[i]->targets.size()) << i;
+
   // A lone bundle keeps the single-bundle prompt (and its prefix reuse).
   LlamaJudgeOptions short_window = jo;
   short_window.batch_window = 1ms;
