@@ -13,6 +13,7 @@
 
 #include "bench/gguf_info.h"
 #include "bench/html_report.h"
+#include "bench/sweep_report.h"
 
 namespace nunchi::bench {
 namespace {
@@ -196,12 +197,7 @@ int RunBenchCommand(BenchArgs args) {
           if (bpc > 0) add("bpc" + std::to_string(bpc));
           points.push_back({label, c, cap, reuse, bpc});
         }
-  std::ostringstream sweep_csv;
-  sweep_csv << "label,load,concurrency,bundle_cap,prefix_reuse,bundles_per_call,cycles,p50_s,p95_s,"
-               "p99_s,max_s,"
-               "deadline_misses,"
-               "spots_ok,spots_failed,backlog_grows,tokens_prefilled,tokens_generated,"
-               "prefix_tokens_reused,judged_by\n";
+  std::vector<SweepPoint> done;
   int rc = 0;
   int run_no = 0;
   for (const Point& p : points) {
@@ -263,19 +259,16 @@ int RunBenchCommand(BenchArgs args) {
       return 1;
     }
     PrintRunLine(run.load, p.label, s, dir);
-    auto opt = [](double v) {
-      return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
-    };
-    sweep_csv << p.label << ',' << run.load.name << ',' << cond.concurrency << ','
-              << run.load.bundle_cap << ',' << cond.prefix_reuse << ',' << cond.bundles_per_call
-              << ',' << s.cycles << ',' << s.p50 << ',' << s.p95 << ',' << s.p99 << ',' << s.max
-              << ',' << s.deadline_misses << ',' << s.spots_ok << ',' << s.spots_failed << ','
-              << s.backlog_grows << ',' << opt(s.tokens_prefilled) << ',' << opt(s.tokens_generated)
-              << ',' << opt(s.tokens_reused) << ",\"" << JudgedByText(s) << "\"\n";
+    done.push_back({p.label, cond, run.load.bundle_cap, s});
   }
   if (sweep) {
-    std::ofstream f(args.out_dir + "/sweep.csv");
-    f << sweep_csv.str();
+    if (!WriteFile(args.out_dir + "/sweep.csv", SweepCsv(args.run.load, done), &error) ||
+        !WriteFile(args.out_dir + "/sweep.html", SweepHtml(args.run.load, done), &error)) {
+      std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
+      return 1;
+    }
+    std::printf("sweep: %zu points -> %s/sweep.csv, %s/sweep.html\n", done.size(),
+                args.out_dir.c_str(), args.out_dir.c_str());
   }
   return rc;
 }

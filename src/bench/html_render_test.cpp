@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bench/html_report.h"
+#include "bench/sweep_report.h"
 
 namespace nunchi::bench {
 namespace {
@@ -87,6 +88,22 @@ TEST(HtmlReport, RendersInHeadlessChromium) {
   EXPECT_GT(report.size(), 20'000u);
   if (!blank.empty()) {
     EXPECT_GT(report.size(), 4 * blank.size());
+  }
+  // The sweep report of two points, built from the same cycles.
+  std::vector<SweepPoint> points(2);
+  for (int i = 0; i < 2; ++i) {
+    points[i].label = "c" + std::to_string(2 + 3 * i);
+    points[i].conditions = cond;
+    points[i].summary = s;
+    points[i].summary.judged_by = {{"llama", 50.0 + 10 * i}, {"rules", 20}};
+  }
+  std::ofstream(dir / "sweep.html") << SweepHtml(load, points);
+  std::string sweep = Shoot(chromium, dir, "sweep");
+  ASSERT_GT(sweep.size(), 24u) << "no screenshot of the sweep report; see " << dir;
+  EXPECT_EQ(sweep.substr(1, 3), "PNG");
+  EXPECT_GT(sweep.size(), 20'000u);
+  if (!blank.empty()) {
+    EXPECT_GT(sweep.size(), 4 * blank.size());
   }
   fs::remove_all(dir);
 }

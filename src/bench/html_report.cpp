@@ -5,82 +5,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "bench/svg_plot.h"
+
 namespace nunchi::bench {
 namespace {
 
-constexpr int kW = 1000, kH = 300, kL = 70, kR = 20, kT = 20, kB = 40;
-
-std::string F(double v, int digits = 3) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-// A plot frame with axes, ticks and labels; maps data to pixels.
-class Plot {
- public:
-  Plot(std::string title, double xmax, double ymax, std::string xlabel, std::string ylabel)
-      : xmax_(xmax > 0 ? xmax : 1), ymax_(ymax > 0 ? ymax * 1.05 : 1) {
-    os_ << "<h2>" << HtmlEscape(title) << "</h2>\n<svg xmlns='http://www.w3.org/2000/svg' width='"
-        << kW << "' height='" << kH << "' viewBox='0 0 " << kW << ' ' << kH
-        << "' font-family='sans-serif' font-size='12'>\n"
-        << "<rect x='0' y='0' width='" << kW << "' height='" << kH << "' fill='#fff'/>\n";
-    for (int i = 0; i <= 5; ++i) {
-      double yv = ymax_ * i / 5, xv = xmax_ * i / 5;
-      os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(yv) << "' y2='" << Y(yv)
-          << "' stroke='#ddd'/><text x='" << kL - 6 << "' y='" << Y(yv) + 4
-          << "' text-anchor='end'>" << F(yv, yv < 10 ? 2 : 0) << "</text>\n"
-          << "<text x='" << X(xv) << "' y='" << kH - kB + 16 << "' text-anchor='middle'>"
-          << F(xv, xmax_ < 10 ? 2 : 0) << "</text>\n";
-    }
-    os_ << "<line x1='" << kL << "' x2='" << kL << "' y1='" << kT << "' y2='" << kH - kB
-        << "' stroke='#333'/><line x1='" << kL << "' x2='" << kW - kR << "' y1='" << kH - kB
-        << "' y2='" << kH - kB << "' stroke='#333'/>\n"
-        << "<text x='" << (kL + kW - kR) / 2 << "' y='" << kH - 6 << "' text-anchor='middle'>"
-        << HtmlEscape(xlabel) << "</text><text x='14' y='" << (kT + kH - kB) / 2
-        << "' transform='rotate(-90 14 " << (kT + kH - kB) / 2 << ")' text-anchor='middle'>"
-        << HtmlEscape(ylabel) << "</text>\n";
-  }
-  double X(double v) const { return kL + (kW - kL - kR) * std::clamp(v / xmax_, 0.0, 1.0); }
-  double Y(double v) const { return kH - kB - (kH - kT - kB) * std::clamp(v / ymax_, 0.0, 1.0); }
-  void Line(const std::vector<std::pair<double, double>>& pts, const std::string& color,
-            const std::string& name, int legend_row, bool step = false) {
-    if (pts.empty()) return;
-    os_ << "<polyline fill='none' stroke='" << color << "' stroke-width='1.6' points='";
-    double prev_y = pts.front().second;
-    for (const auto& [x, y] : pts) {
-      if (step) os_ << F(X(x), 1) << ',' << F(Y(prev_y), 1) << ' ';
-      os_ << F(X(x), 1) << ',' << F(Y(y), 1) << ' ';
-      prev_y = y;
-    }
-    os_ << "'/>\n";
-    Legend(color, name, legend_row);
-  }
-  void Bars(const std::vector<double>& ys, const std::string& color, const std::string& name) {
-    double w = std::max(1.0, (kW - kL - kR) / std::max<double>(1, ys.size()) - 1);
-    for (size_t i = 0; i < ys.size(); ++i)
-      os_ << "<rect x='" << F(X(static_cast<double>(i)), 1) << "' y='" << F(Y(ys[i]), 1)
-          << "' width='" << F(w, 1) << "' height='" << F(kH - kB - Y(ys[i]), 1) << "' fill='"
-          << color << "'/>\n";
-    Legend(color, name, 0);
-  }
-  void HLine(double y, const std::string& color, const std::string& name, int row) {
-    if (y > ymax_) return;
-    os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(y) << "' y2='" << Y(y)
-        << "' stroke='" << color << "' stroke-dasharray='6 4'/>\n";
-    Legend(color, name, row);
-  }
-  void Legend(const std::string& color, const std::string& name, int row) {
-    os_ << "<rect x='" << kW - 260 << "' y='" << kT + 4 + row * 16
-        << "' width='12' height='10' fill='" << color << "'/><text x='" << kW - 242 << "' y='"
-        << kT + 13 + row * 16 << "'>" << HtmlEscape(name) << "</text>\n";
-  }
-  std::string Done() { return os_.str() + "</svg>\n"; }
-
- private:
-  double xmax_, ymax_;
-  std::ostringstream os_;
-};
+using svg::F;
+using svg::Plot;
 
 std::string Cdf(const std::vector<CycleResult>& cycles) {
   std::vector<double> lat;
@@ -166,15 +97,6 @@ void Row(std::ostringstream& os, const std::string& k, const std::string& v) {
 
 std::string Opt(double v, int digits = 0) { return v < 0 ? "n/a (not exported)" : F(v, digits); }
 
-std::string Head(const std::string& title) {
-  return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" +
-         HtmlEscape(title) +
-         "</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}"
-         "table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
-         "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
-         "<body>\n";
-}
-
 // Latency CDFs of several arms on one plot; cut cycles are drawn at their cut latency.
 std::string CompareCdf(const Comparison& c, const std::vector<std::vector<CycleResult>>& cycles) {
   static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
@@ -224,10 +146,19 @@ std::string HtmlEscape(const std::string& s) {
   return out;
 }
 
+std::string HtmlHead(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" +
+         HtmlEscape(title) +
+         "</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}"
+         "table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
+         "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
+         "<body>\n";
+}
+
 std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary& s,
                        const std::vector<CycleResult>& cycles) {
   std::ostringstream os;
-  os << Head("nunchi bench: " + load.name) << "<h1>nunchi bench — load <code>"
+  os << HtmlHead("nunchi bench: " + load.name) << "<h1>nunchi bench — load <code>"
      << HtmlEscape(load.name) << "</code></h1>\n<p>" << HtmlEscape(load.description) << "</p>\n";
   if (c.random_weights)
     os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "
@@ -293,7 +224,7 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
 std::string CompareHtml(const Comparison& c, const LoadSpec& load, const nlohmann::json& setup,
                         const std::vector<std::vector<CycleResult>>& cycles) {
   std::ostringstream os;
-  os << Head("nunchi bench --compare: " + load.name)
+  os << HtmlHead("nunchi bench --compare: " + load.name)
      << "<h1>nunchi bench — comparison on load <code>" << HtmlEscape(load.name) << "</code></h1>\n";
   if (setup.contains("model") && setup["model"].value("random_weights", false))
     os << "<p class='warn'><b>The model is a generated model with random weights</b>: its output "

@@ -22,6 +22,9 @@ std::string HtmlReport(const LoadSpec& load, const Conditions& c, const Summary&
 std::string CompareHtml(const Comparison& c, const LoadSpec& load, const nlohmann::json& setup,
                         const std::vector<std::vector<CycleResult>>& cycles);
 
+// The page head (title, the shared style) up to and including <body>.
+std::string HtmlHead(const std::string& title);
+
 // Escapes text for HTML.
 std::string HtmlEscape(const std::string& s);
 

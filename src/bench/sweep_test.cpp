@@ -43,7 +43,9 @@ TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
   while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
   EXPECT_EQ(labels, (std::vector<std::string>{"cap8-reuse-on", "cap8-reuse-off", "cap20-reuse-on",
                                               "cap20-reuse-off"}));
+  const std::string html = Read(out + "/sweep.html");
   for (const auto& label : labels) {
+    EXPECT_NE(html.find(">" + label + "<"), std::string::npos) << label;
     auto r = nlohmann::json::parse(Read(out + "/" + label + "/results.json"));
     EXPECT_EQ(r["summary"]["cycles"], 2) << label;
     EXPECT_EQ(r["load"]["bundle_cap"], label.rfind("cap8", 0) == 0 ? 8 : 20) << label;
