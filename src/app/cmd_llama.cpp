@@ -37,6 +37,7 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   std::shared_ptr<llama::LlamaEngine> shared_engine = std::move(engine).value();
   llama::LlamaJudgeOptions jo;
   jo.bundles_per_call = static_cast<size_t>(o.bundles_per_call);
+  jo.render.context_comments = static_cast<size_t>(o.context_comments);
   auto judge = llama::LlamaJudge::Create(shared_engine.get(), jo);
   if (!judge.ok()) return judge.status();
   std::shared_ptr<llama::LlamaJudge> shared_judge = std::move(judge).value();

@@ -128,6 +128,11 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
                   "Batch prompting: bundles judged in one llama.cpp request (1: each its own)")
       ->check(CLI::Range(1, 26))
       ->capture_default_str();
+  cmd->add_option("--context-comments", o->context_comments,
+                  "llama.cpp prompts show the post and only the latest K to 1.5 K comments "
+                  "of a bundle (0: all)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--backend", o->backend, "Remote model server kind: openai, vllm, llama-server")
       ->capture_default_str();
   cmd->add_option("--base-url", o->base_urls,

@@ -30,6 +30,7 @@ struct JudgeOptions {
   std::string cache_dir;           // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
   bool prefix_reuse = true;
   int bundles_per_call = 1;  // batch prompting: bundles per engine request (1: off)
+  int context_comments = 0;  // llama prompts: the post and the latest K..1.5 K comments (0: all)
   // Remote OpenAI-compatible backends; several --base-url make a pool.
   std::string backend = "openai";  // openai, vllm, llama-server
   std::vector<std::string> base_urls;
@@ -43,7 +44,8 @@ struct JudgeOptions {
 };
 
 // Adds the judge flags (--route, --model, --threads, --ctx-size, --parallel,
-// --prefix-cache-dir, --no-prefix-reuse, --bundles-per-call, --backend, --base-url,
+// --prefix-cache-dir, --no-prefix-reuse, --bundles-per-call, --context-comments, --backend,
+// --base-url,
 // --remote-model, --api-key-env, --api-key-file, --remote-timeout-ms,
 // --remote-concurrency, --remote-stream, --pool-policy) to a subcommand.
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* opts);

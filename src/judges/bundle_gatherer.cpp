@@ -1,6 +1,7 @@
 #include "judges/bundle_gatherer.h"
 
 #include <algorithm>
+#include <exception>
 #include <utility>
 
 namespace nunchi::judges {
@@ -55,7 +56,15 @@ JudgeOutput BundleGatherer::Submit(const JudgeTask& task) {
   std::vector<const JudgeTask*> tasks = group->tasks;  // members wait: the pointers stay valid
   lock.unlock();
 
-  std::vector<JudgeOutput> outputs = run_(tasks);
+  std::vector<JudgeOutput> outputs;
+  try {
+    outputs = run_(tasks);
+  } catch (const std::exception& e) {  // the members must not wait forever
+    outputs.clear();
+    for (const JudgeTask* t : tasks)
+      outputs.emplace_back(t->targets.size(),
+                           Result<Judgment>(Status(ErrorCode::kInternal, e.what())));
+  }
   outputs.resize(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (outputs[i].size() != tasks[i]->targets.size())

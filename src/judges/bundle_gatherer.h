@@ -12,7 +12,8 @@
 // Thread-safety: Submit() is called from many threads at once; it blocks
 // until the caller's batch has run. The BatchFn runs on the leader's thread,
 // never under the gatherer's lock, and must return one JudgeOutput per task
-// (a missing or wrongly sized one fails that task with kInternal).
+// (a missing or wrongly sized one fails that task with kInternal, and so
+// does an exception, for every task of the batch).
 #pragma once
 
 #include <chrono>

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 
 namespace nunchi::judges {
@@ -132,6 +133,17 @@ TEST(BundleGathererTest, AMissingOutputFailsOnlyThatTask) {
   EXPECT_TRUE(outs[0][0].ok());
   ASSERT_EQ(outs[1].size(), 3u);
   EXPECT_EQ(outs[1][0].status().code(), ErrorCode::kInternal);
+}
+
+TEST(BundleGathererTest, AThrowingBatchFailsEveryMemberInsteadOfHangingThem) {
+  BundleGatherer g(2, 5s, [](const std::vector<const JudgeTask*>&) -> std::vector<JudgeOutput> {
+    throw std::runtime_error("engine exploded");
+  });
+  std::vector<JudgeTask> tasks = {Task("a", 1000, 1), Task("b", 1000, 2)};
+  auto outs = SubmitAll(g, tasks);
+  ASSERT_EQ(outs[1].size(), 2u);
+  EXPECT_EQ(outs[0][0].status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(outs[1][1].status().code(), ErrorCode::kInternal);
 }
 
 }  // namespace

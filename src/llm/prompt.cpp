@@ -1,5 +1,6 @@
 #include "llm/prompt.h"
 
+#include <algorithm>
 #include <map>
 
 #include "domain/labels.h"
@@ -135,17 +136,34 @@ Status CheckTargets(const JudgeTask& task) {
   return Status();
 }
 
+// The first comment (bundle index) the prompt shows; 1 shows them all.
+size_t FirstShown(const JudgeTask& task, size_t k) {
+  const size_t n = task.bundle.size();  // the post and n - 1 comments
+  if (k == 0 || n - 1 <= k) return 1;
+  const size_t step = std::max<size_t>(1, k / 2);
+  size_t first = std::max<size_t>(1, (n - k) / step * step);
+  if (task.targets.front() > 0) first = std::min(first, task.targets.front());
+  return first;
+}
+
 // The context block of one task (spot and thread), its ids prefixed by `block`.
 std::string RenderContext(const JudgeTask& task, const PromptTemplate& prompt,
-                          std::string_view block) {
+                          std::string_view block, const RenderOptions& options) {
   const Bundle& bundle = task.bundle;
   // All clock times in the post's offset, so the thread text never depends on "now".
   const TimeMs offset = OffsetMs(bundle.post.created_at.text);
+  const size_t first = FirstShown(task, options.context_comments);
   std::map<std::string, int> authors;  // author_id -> alias number, by first appearance
   std::string thread;
   for (size_t i = 0; i < bundle.size(); ++i) {
     const Signal& s = bundle.at(i);
     auto [it, inserted] = authors.emplace(s.author_id, static_cast<int>(authors.size()) + 1);
+    if (i > 0 && i < first) {
+      if (i == 1)
+        thread += std::string(block) + LocalId(1) +
+                  (first > 2 ? "-" + std::string(block) + LocalId(first - 1) : "") + " not shown\n";
+      continue;
+    }
     thread += std::string(block) + LocalId(i) + " u" + std::to_string(it->second) + " " +
               ClockText(s.created_at.ms, offset) + ": " + SanitizeForPrompt(s.text) + "\n";
   }
@@ -172,12 +190,13 @@ std::string RenderRequest(const JudgeTask& first, const PromptTemplate& prompt,
 
 }  // namespace
 
-Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemplate& prompt) {
+Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemplate& prompt,
+                                         const RenderOptions& options) {
   if (Status s = CheckTargets(task); !s.ok()) return s;
   RenderedPrompt out;
   out.version = std::string(prompt.version);
   out.system = std::string(prompt.system);
-  out.context = RenderContext(task, prompt, "");
+  out.context = RenderContext(task, prompt, "", options);
   for (size_t index : task.targets) out.target_ids.push_back(LocalId(index));
   out.request = RenderRequest(task, prompt, out.target_ids);
   return out;
@@ -186,7 +205,8 @@ Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemp
 std::string BlockLetter(size_t k) { return std::string(1, static_cast<char>('A' + k)); }
 
 Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,
-                                         const PromptTemplate& prompt) {
+                                         const PromptTemplate& prompt,
+                                         const RenderOptions& options) {
   if (tasks.empty() || tasks.size() > kMaxBatchBundles)
     return Status(ErrorCode::kInvalidArgument,
                   "a batch holds 1 to " + std::to_string(kMaxBatchBundles) + " bundles");
@@ -198,7 +218,7 @@ Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks
       return Status(ErrorCode::kInvalidArgument, "a batch has one analyzed_at");
     if (Status s = CheckTargets(*tasks[k]); !s.ok()) return s;
     const std::string block = BlockLetter(k);
-    out.context += RenderContext(*tasks[k], prompt, block);
+    out.context += RenderContext(*tasks[k], prompt, block, options);
     for (size_t index : tasks[k]->targets) out.target_ids.push_back(block + LocalId(index));
   }
   out.request = RenderRequest(*tasks[0], prompt, out.target_ids);

@@ -68,10 +68,22 @@ std::string_view SharedPrefix(const PromptTemplate& prompt = DefaultPrompt());
 // Longest text of one signal put into the prompt, in code points.
 inline constexpr size_t kMaxSignalChars = 600;
 
+// How much of a bundle the prompt shows.
+struct RenderOptions {
+  // 0: the whole bundle. K > 0: the post, then only the latest comments: a
+  // window of K to 1.5 K comments whose start moves in steps of K / 2, so it
+  // stays a cached prefix while the bundle grows by up to K / 2 comments;
+  // the window always reaches back to the first target. The comments left
+  // out are named in one line ("#2-#40 not shown"). Attention over a long
+  // thread costs more per token than the prefix cache saves (docs/benchmarks.md).
+  size_t context_comments = 0;
+};
+
 // Renders the task. kInvalidArgument when targets are empty, out of range or
 // not strictly ascending.
 Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task,
-                                         const PromptTemplate& prompt = DefaultPrompt());
+                                         const PromptTemplate& prompt = DefaultPrompt(),
+                                         const RenderOptions& options = {});
 
 // Renders several tasks (same analyzed_at) into one prompt of a batch
 // version: the context blocks in task order, lettered "A", "B", ...; target
@@ -79,7 +91,8 @@ Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task,
 // first post's offset. kInvalidArgument for 0 or more than kMaxBatchBundles
 // tasks, mixed analyzed_at, or bad targets.
 Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,
-                                         const PromptTemplate& prompt);
+                                         const PromptTemplate& prompt,
+                                         const RenderOptions& options = {});
 // The letter of block k of a batch prompt: "A" for 0.
 std::string BlockLetter(size_t k);
 

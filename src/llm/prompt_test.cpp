@@ -158,5 +158,56 @@ TEST(PromptTest, BatchPromptRejectsMixedNowsAndBadSizes) {
   EXPECT_EQ(RenderBatchPrompt(with_bad, *batch).status().code(), ErrorCode::kInvalidArgument);
 }
 
+TEST(PromptTest, ContextWindowShowsThePostAndTheLatestCommentsInStableSteps) {
+  JudgeTask task = MakeTask(5);  // #1 post, #2..#6 comments
+  for (int i = 5; i < 27; ++i)   // #7..#28
+    task.bundle.comments.push_back(MakeSignal("c" + std::to_string(i), "author-c",
+                                              "2026-11-29T14:09:00+09:00",
+                                              "댓글 " + std::to_string(i)));
+  task.targets = {26, 27};                      // #27, #28
+  RenderOptions window{.context_comments = 8};  // steps of 4: 8 to 11 comments
+  auto p = RenderJudgePrompt(task, DefaultPrompt(), window);
+  ASSERT_TRUE(p.ok());
+  // 27 comments: the window starts at bundle index (28 - 8) / 4 * 4 = 20, i.e. #21.
+  EXPECT_NE(p->context.find("#1 u1 14:02: 오픈런 줄이 길어요\n#2-#20 not shown\n#21 u3"),
+            std::string::npos)
+      << p->context;
+  EXPECT_EQ(p->context.find("#20 u"), std::string::npos);
+  EXPECT_NE(p->context.find("#28 u3"), std::string::npos);
+  EXPECT_EQ(p->target_ids, (std::vector<std::string>{"#27", "#28"}));
+  // Three more comments: the same window start, so the old context is a prefix of the new one.
+  JudgeTask grown = task;
+  for (int i = 27; i < 30; ++i)
+    grown.bundle.comments.push_back(MakeSignal("c" + std::to_string(i), "author-d",
+                                               "2026-11-29T14:09:00+09:00",
+                                               "더 " + std::to_string(i)));
+  grown.targets = {28, 29, 30};
+  auto q = RenderJudgePrompt(grown, DefaultPrompt(), window);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->context.rfind(p->context, 0), 0u);
+  // One more: the window moves on by a step, to #25.
+  grown.bundle.comments.push_back(
+      MakeSignal("c30", "author-d", "2026-11-29T14:09:00+09:00", "마지막"));
+  grown.targets = {31};
+  auto moved = RenderJudgePrompt(grown, DefaultPrompt(), window);
+  ASSERT_TRUE(moved.ok());
+  EXPECT_NE(moved->context.find("#2-#24 not shown\n#25 u"), std::string::npos) << moved->context;
+  // A target older than the window pulls the window back to it.
+  task.targets = {2, 27};
+  auto r = RenderJudgePrompt(task, DefaultPrompt(), window);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->context.find("#2 not shown\n#3 u1"), std::string::npos) << r->context;
+  // Author aliases are those of the whole bundle, shown or not.
+  EXPECT_NE(r->context.find("#28 u3"), std::string::npos);
+  // A bundle shorter than the window, or no window: everything.
+  auto all = RenderJudgePrompt(task, DefaultPrompt(), {});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->context.find("not shown"), std::string::npos);
+  JudgeTask small = MakeTask(5);
+  small.targets = {5};
+  EXPECT_EQ(RenderJudgePrompt(small, DefaultPrompt(), window)->context,
+            RenderJudgePrompt(small)->context);
+}
+
 }  // namespace
 }  // namespace nunchi::llm

@@ -77,7 +77,7 @@ Result<EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& rendere
 
 Result<EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
                                                std::vector<std::string>* ids) const {
-  auto rendered = llm::RenderJudgePrompt(task, prompt_);
+  auto rendered = llm::RenderJudgePrompt(task, prompt_, options_.render);
   if (!rendered.ok()) return rendered.status();
   auto req = ChatRequest(*rendered);
   if (!req.ok()) return req.status();
@@ -91,7 +91,7 @@ Result<EngineRequest> LlamaJudge::BuildBatchRequest(const std::vector<const Judg
                                                     std::vector<std::string>* ids) const {
   if (batch_prompt_.version.empty())
     return Status(ErrorCode::kInvalidArgument, "batch prompting is off");
-  auto rendered = llm::RenderBatchPrompt(tasks, batch_prompt_);
+  auto rendered = llm::RenderBatchPrompt(tasks, batch_prompt_, options_.render);
   if (!rendered.ok()) return rendered.status();
   auto req = ChatRequest(*rendered);
   if (!req.ok()) return req.status();

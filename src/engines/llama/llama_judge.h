@@ -42,6 +42,8 @@ struct LlamaJudgeOptions {
   // at most llm::kMaxBatchBundles), gathered for up to batch_window.
   size_t bundles_per_call = 1;
   std::chrono::milliseconds batch_window{100};
+  // How much of each bundle the prompt shows (llm::RenderOptions).
+  llm::RenderOptions render;
 };
 
 class LlamaJudge : public Judge {

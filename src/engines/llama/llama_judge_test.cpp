@@ -208,5 +208,26 @@ TEST(LlamaJudge, BundlesPerCallOutOfRangeIsRejected) {
   EXPECT_EQ(LlamaJudge::Create(engine->get(), jo).status().code(), ErrorCode::kInvalidArgument);
 }
 
+TEST(LlamaJudge, ContextWindowOptionReachesThePrompt) {
+  auto engine = LlamaEngine::Create(testing::TinyEngineOptions());
+  ASSERT_TRUE(engine.ok());
+  LlamaJudgeOptions jo;
+  jo.render.context_comments = 4;
+  auto judge = LlamaJudge::Create(engine->get(), jo);
+  ASSERT_TRUE(judge.ok());
+  std::mt19937 rng(3);
+  JudgeTask task = RandomTask(rng, 0);
+  while (task.bundle.comments.size() < 12)
+    task.bundle.comments.push_back(MakeSignal(rng, "x" + std::to_string(task.bundle.size()), 30));
+  task.targets = {task.bundle.size() - 1};
+  std::vector<std::string> ids;
+  auto req = (*judge)->BuildRequest(task, &ids);
+  ASSERT_TRUE(req.ok());
+  EXPECT_NE(req->prompt.find("#2-#8 not shown"), std::string::npos) << req->prompt;
+  const JudgeOutput out = (*judge)->JudgeBundle(task);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].ok()) << out[0].status().ToString();
+}
+
 }  // namespace
 }  // namespace nunchi::llama
