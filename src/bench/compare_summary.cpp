@@ -47,13 +47,6 @@ size_t Width(const std::string& s) {
       std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
 }
 
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 const RatioFigure* FindRatio(const Comparison& c, const std::string& name) {
   for (const auto& r : c.ratios)
     if (r.name == name) return &r;
@@ -226,21 +219,23 @@ std::string CompareCsv(const Comparison& c) {
   for (const auto& a : c.arms) {
     const Conditions& k = a.conditions;
     const Summary& s = a.summary;
-    os << a.arm << ',' << Csv(a.title) << ',' << Csv(k.engine) << ',' << Csv(k.engine_version)
-       << ',' << Csv(k.quantization) << ',' << k.concurrency << ','
-       << Csv(k.output_token_cap_note.empty() ? std::to_string(k.output_token_cap)
-                                              : k.output_token_cap_note)
-       << ',' << Csv(k.prefix_reuse) << ',' << s.requests << ',' << s.cycles << ',' << num(a.p50)
-       << ',' << BoundName(a.p50.bound) << ',' << num(a.p95) << ',' << BoundName(a.p95.bound) << ','
-       << num(a.p99) << ',' << BoundName(a.p99.bound) << ',' << s.deadline_misses << ',' << s.cut
-       << ',' << s.spots_ok << ',' << s.spots_failed << ',' << Backlog(s);
+    os << a.arm << ',' << CsvField(a.title) << ',' << CsvField(k.engine) << ','
+       << CsvField(k.engine_version) << ',' << CsvField(k.quantization) << ',' << k.concurrency
+       << ','
+       << CsvField(k.output_token_cap_note.empty() ? std::to_string(k.output_token_cap)
+                                                   : k.output_token_cap_note)
+       << ',' << CsvField(k.prefix_reuse) << ',' << s.requests << ',' << s.cycles << ','
+       << num(a.p50) << ',' << BoundName(a.p50.bound) << ',' << num(a.p95) << ','
+       << BoundName(a.p95.bound) << ',' << num(a.p99) << ',' << BoundName(a.p99.bound) << ','
+       << s.deadline_misses << ',' << s.cut << ',' << s.spots_ok << ',' << s.spots_failed << ','
+       << Backlog(s);
     for (const char* p : {"P50", "P95"}) {
       const RatioFigure* r = a.arm == "a" ? nullptr : FindRatio(c, a.arm + "/a " + p);
       Bounded one{1, Bounded::kExact};
       const Bounded& v = a.arm == "a" ? one : r ? r->ratio : Bounded{0, Bounded::kUnknown};
       os << ',' << num(v) << ',' << BoundName(v.bound);
     }
-    os << ',' << Csv(a.error) << '\n';
+    os << ',' << CsvField(a.error) << '\n';
   }
   return os.str();
 }

@@ -42,6 +42,13 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
 }
 
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
 std::string JudgedByText(const Summary& s) {
   std::vector<std::pair<double, std::string>> by;
   for (const auto& [judge, n] : s.judged_by)

@@ -101,5 +101,7 @@ nlohmann::json ConditionsJson(const Conditions& c);
 nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& s,
                       const std::vector<CycleResult>& cycles);
 std::string ToCsv(const std::vector<CycleResult>& cycles);
+// One CSV field: quoted (quotes doubled) when it holds a comma, quote or line break.
+std::string CsvField(const std::string& s);
 
 }  // namespace nunchi::bench

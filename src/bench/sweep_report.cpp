@@ -15,13 +15,6 @@ std::string Count(double v) {
   return v < 0 ? std::string("n/a") : std::to_string(static_cast<long long>(v));
 }
 
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 // A per-request figure, -1 when not exported.
 double PerRequest(double total, const Summary& s) {
   return total < 0 || s.requests == 0 ? -1 : total / s.requests;
@@ -49,15 +42,15 @@ std::string SweepCsv(const LoadSpec& load, const std::vector<SweepPoint>& points
   for (const SweepPoint& p : points) {
     const Summary& s = p.summary;
     const double share = ModelShare(s);
-    os << Csv(p.label) << ',' << Csv(load.name) << ',' << p.conditions.concurrency << ','
-       << p.bundle_cap << ',' << Csv(p.conditions.prefix_reuse) << ','
+    os << CsvField(p.label) << ',' << CsvField(load.name) << ',' << p.conditions.concurrency << ','
+       << p.bundle_cap << ',' << CsvField(p.conditions.prefix_reuse) << ','
        << p.conditions.bundles_per_call << ',' << s.cycles << ',' << s.requests << ',' << s.p50
        << ',' << s.p95 << ',' << s.p99 << ',' << s.max << ',' << s.deadline_misses << ','
        << s.spots_ok << ',' << s.spots_failed << ','
        << (s.backlog_known ? (s.backlog_grows ? "true" : "false") : "unknown") << ','
        << Count(s.tokens_prefilled) << ',' << Count(s.tokens_generated) << ','
        << Count(s.tokens_reused) << ',' << (share < 0 ? "n/a" : F(share, 3)) << ','
-       << Csv(JudgedByText(s)) << '\n';
+       << CsvField(JudgedByText(s)) << '\n';
   }
   return os.str();
 }

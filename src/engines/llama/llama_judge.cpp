@@ -10,12 +10,11 @@ namespace {
 
 JudgeOutput AllFailed(size_t n, const Status& s) { return JudgeOutput(n, Result<Judgment>(s)); }
 
-// Splits one parsed answer over its tasks, in task order.
-std::vector<JudgeOutput> Split(JudgeOutput all, const std::vector<const JudgeTask*>& tasks) {
+// Splits one parsed answer into consecutive parts of the given sizes.
+std::vector<JudgeOutput> Split(JudgeOutput all, const std::vector<size_t>& sizes) {
   std::vector<JudgeOutput> out;
   size_t at = 0;
-  for (const JudgeTask* t : tasks) {
-    const size_t n = t->targets.size();
+  for (size_t n : sizes) {
     out.emplace_back(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
                      std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
     at += n;
@@ -152,22 +151,19 @@ std::vector<JudgeOutput> LlamaJudge::RunBatch(const std::vector<const JudgeTask*
     for (const JudgeTask* t : tasks) out.push_back(AllFailed(t->targets.size(), req.status()));
     return out;
   }
+  std::vector<size_t> sizes;
+  for (const JudgeTask* t : tasks) sizes.push_back(t->targets.size());
   LateResultFn on_late;
   if (options_.on_late) {
     // The tasks die with their callers: the late path keeps copies of what it needs.
-    std::vector<std::pair<std::string, size_t>> owners;  // request id, target count
-    for (const JudgeTask* t : tasks) owners.emplace_back(t->request_id, t->targets.size());
-    on_late = [this, ids, owners](const Result<EngineResult>& r) {
+    std::vector<std::string> request_ids;
+    for (const JudgeTask* t : tasks) request_ids.push_back(t->request_id);
+    on_late = [this, ids, sizes, request_ids](const Result<EngineResult>& r) {
       if (!r.ok()) return;
-      JudgeOutput all = llm::ParseJudgeOutput(r->text, ids, batch_stamp_, &output_counters_);
-      size_t at = 0;
-      for (const auto& [request_id, n] : owners) {
-        JudgeOutput part(
-            std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
-            std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
-        at += n;
-        options_.on_late(request_id, std::move(part));
-      }
+      auto parts =
+          Split(llm::ParseJudgeOutput(r->text, ids, batch_stamp_, &output_counters_), sizes);
+      for (size_t k = 0; k < parts.size(); ++k)
+        options_.on_late(request_ids[k], std::move(parts[k]));
     };
   }
   auto result = engine_->Run(std::move(*req), std::move(on_late));
@@ -175,7 +171,7 @@ std::vector<JudgeOutput> LlamaJudge::RunBatch(const std::vector<const JudgeTask*
     for (const JudgeTask* t : tasks) out.push_back(AllFailed(t->targets.size(), result.status()));
     return out;
   }
-  return Split(llm::ParseJudgeOutput(result->text, ids, batch_stamp_, &output_counters_), tasks);
+  return Split(llm::ParseJudgeOutput(result->text, ids, batch_stamp_, &output_counters_), sizes);
 }
 
 }  // namespace nunchi::llama
