@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/bench_dharma.h"
 #include "domain/time.h"
 #include "engines/llama/engine.h"
 #include "engines/llama/llama_judge.h"
@@ -26,9 +27,7 @@ struct BenchOptions {
   int ctx_size = 2048;  // as llama-batched-bench -c 2048; raised when the run needs more
   int grow_cycles = 12;
   std::string parts = "throughput,grammar,growing,dharma";
-  int dharma_batch = 8;
-  double dharma_loop_share = 0.25;
-  int dharma_loop_cap = 256;  // token cap of a looping request
+  DharmaOptions dharma;
 };
 
 // A prompt of about n tokens that shares nothing with any other (seeded by k).
@@ -242,135 +241,16 @@ int RunGrowing(const BenchOptions& o) {
   return 0;
 }
 
-// The Dharma experiment: a batch in which a share of the requests loop (an
-// unconstrained greedy generation on a random-weight model repeats itself;
-// the injected fault) next to healthy ones (a short judge prompt under the
-// judge's grammar). Batch wall time and healthy-request latency, as ratios
-// against the same batch without the looping requests, with the guard on
-// and off. The loop-free batch is the same number of healthy requests alone.
-// Prefix reuse is off so that every batch computes the same work.
-struct BatchTimes {
-  double wall = 0;          // until every request has answered
-  double healthy_mean = 0;  // mean latency of the healthy requests
-  double healthy_max = 0;
-  int loops_cut = 0;
-};
-
-// The healthy requests' texts depend on healthy_seed only, so that a batch
-// with loops and the loop-free batch judge the same healthy texts.
-Result<BatchTimes> RunDharmaBatch(llama::LlamaEngine& e, int batch, int looping, int healthy_seed,
-                                  int loop_cap) {
-  const std::vector<std::string> ids = {"#2"};
-  const std::string grammar = llm::JudgeGbnf(ids);
-  std::vector<llama::EngineRequest> requests;
-  for (int i = 0; i < batch; ++i) {
-    const int k = i < looping ? 90000 + healthy_seed + i : healthy_seed + (i - looping);
-    llama::EngineRequest r;
-    r.retry_on_loop = false;
-    if (i < looping) {
-      auto chat =
-          e.ApplyChatTemplate({{"user", "반복 " + std::to_string(k) + " 계속 써 주세요"}}, true);
-      if (!chat.ok()) return chat.status();
-      r.prompt = *chat;
-      r.max_tokens = loop_cap;
-    } else {
-      auto chat = e.ApplyChatTemplate({{"system", "Judge crowd reports. Answer JSON."},
-                                       {"user", "Spot: 성수 팝업 " + std::to_string(k) +
-                                                    "\n#1 u1 14:00: 줄이 길어요\n#2 u2 14:03: " +
-                                                    std::to_string(k) + "분째 대기 중\nJudge: #2"}},
-                                      true);
-      if (!chat.ok()) return chat.status();
-      r.prompt = *chat;
-      r.grammar = grammar;
-      r.max_tokens = static_cast<int>(llm::MaxAnswerBytes(ids)) + 8;
-    }
-    requests.push_back(std::move(r));
-  }
-  const uint64_t loops_before = e.Counters().loops_stopped;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto futures = e.SubmitAll(std::move(requests));
-  std::vector<double> done(futures.size(), -1);
-  for (size_t finished = 0; finished < futures.size();) {
-    for (size_t i = 0; i < futures.size(); ++i) {
-      if (done[i] >= 0 ||
-          futures[i].wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
-        continue;
-      }
-      done[i] = Seconds(std::chrono::steady_clock::now() - t0);
-      auto r = futures[i].get();
-      // A looping request cut by the guard answers kDegenerated: expected.
-      if (!r.ok() && r.status().code() != ErrorCode::kDegenerated) return r.status();
-      ++finished;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  BatchTimes t;
-  for (double d : done) t.wall = std::max(t.wall, d);
-  for (size_t i = static_cast<size_t>(looping); i < done.size(); ++i) {
-    t.healthy_mean += done[i] / static_cast<double>(batch - looping);
-    t.healthy_max = std::max(t.healthy_max, done[i]);
-  }
-  t.loops_cut = static_cast<int>(e.Counters().loops_stopped - loops_before);
-  return t;
-}
-
-int RunDharma(const BenchOptions& o) {
-  const int looping = std::max(1, static_cast<int>(o.dharma_batch * o.dharma_loop_share + 0.5));
-  for (bool guard : {true, false}) {
-    llama::EngineOptions eo;
-    eo.model_path = o.model;
-    eo.threads = o.threads;
-    eo.max_active = o.dharma_batch;
-    eo.max_cached = 0;
-    eo.cache_budget_bytes = 0;
-    eo.n_ctx = (o.dharma_loop_cap + 256) * (o.dharma_batch + 1);
-    if (!guard) {
-      eo.guard.min_span = 1u << 30;
-      eo.guard.short_min_span = 1u << 30;
-    }
-    auto engine = llama::LlamaEngine::Create(eo);
-    if (!engine.ok()) {
-      std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str());
-      return 1;
-    }
-    // Warm-up, then two rounds of: the loop-free batch (the healthy requests
-    // alone), then the same healthy requests with the looping ones added.
-    auto warm = RunDharmaBatch(**engine, 2, 0, 1, o.dharma_loop_cap);
-    if (!warm.ok()) {
-      std::fprintf(stderr, "bench-engine: dharma warm-up failed\n");
-      return 1;
-    }
-    for (int round = 1; round <= 2; ++round) {
-      const int healthy_seed = 1000 * round;
-      auto clean =
-          RunDharmaBatch(**engine, o.dharma_batch - looping, 0, healthy_seed, o.dharma_loop_cap);
-      auto faulty =
-          RunDharmaBatch(**engine, o.dharma_batch, looping, healthy_seed, o.dharma_loop_cap);
-      if (!clean.ok() || !faulty.ok()) {
-        std::fprintf(stderr, "bench-engine: dharma batch failed\n");
-        return 1;
-      }
-      std::printf(
-          "{\"engine\":\"nunchi\",\"part\":\"dharma\",\"guard\":%s,\"round\":%d,\"model\":\"%s\","
-          "\"threads\":%d,\"batch\":%d,\"looping\":%d,\"loop_token_cap\":%d,\"loops_cut\":%d,"
-          "\"clean_wall_s\":%.2f,\"faulty_wall_s\":%.2f,\"wall_ratio\":%.3f,"
-          "\"clean_healthy_mean_s\":%.2f,\"faulty_healthy_mean_s\":%.2f,\"healthy_ratio\":%.3f}\n",
-          guard ? "true" : "false", round, (*engine)->model_identity().c_str(), o.threads,
-          o.dharma_batch, looping, o.dharma_loop_cap, faulty->loops_cut, clean->wall, faulty->wall,
-          faulty->wall / clean->wall, clean->healthy_mean, faulty->healthy_mean,
-          faulty->healthy_mean / clean->healthy_mean);
-      std::fflush(stdout);
-    }
-  }
-  return 0;
-}
-
 int RunBench(const BenchOptions& o) {
   const auto wanted = [&](const char* part) { return o.parts.find(part) != std::string::npos; };
   if (int rc = wanted("throughput") ? RunThroughput(o) : 0; rc != 0) return rc;
   if (int rc = wanted("grammar") ? RunGrammar(o) : 0; rc != 0) return rc;
   if (int rc = wanted("growing") && o.grow_cycles > 1 ? RunGrowing(o) : 0; rc != 0) return rc;
-  return wanted("dharma") ? RunDharma(o) : 0;
+  if (!wanted("dharma")) return 0;
+  DharmaOptions d = o.dharma;
+  d.model = o.model;
+  d.threads = o.threads;
+  return RunDharma(d);
 }
 
 }  // namespace
@@ -391,11 +271,21 @@ void AddBenchEngineCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--parts", o->parts, "Which measurements, comma-separated")
       ->capture_default_str();
-  cmd->add_option("--dharma-batch", o->dharma_batch, "Requests in a Dharma batch")
+  DharmaOptions& d = o->dharma;
+  cmd->add_option("--dharma-batch", d.batch, "Requests in a Dharma batch")->capture_default_str();
+  cmd->add_option("--dharma-loop-share", d.loop_share, "Share of them that loop")
       ->capture_default_str();
-  cmd->add_option("--dharma-loop-share", o->dharma_loop_share, "Share of them that loop")
+  cmd->add_option("--dharma-loop-cap", d.loop_cap, "Token cap of a looping request")
       ->capture_default_str();
-  cmd->add_option("--dharma-loop-cap", o->dharma_loop_cap, "Token cap of a looping request")
+  cmd->add_option("--dharma-rounds", d.rounds, "Rounds per engine setting")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--dharma-hold-span", d.hold_span,
+                  "Loop hold: tokens of a twice-repeated tail that make a suspect")
+      ->check(CLI::Range(2, 4096))
+      ->capture_default_str();
+  cmd->add_option("--dharma-hold-steps", d.hold_steps, "Loop hold: decodes one request may sit out")
+      ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   cmd->callback([o] { throw CLI::RuntimeError(RunBench(*o)); });
 }

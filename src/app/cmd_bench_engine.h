@@ -6,8 +6,9 @@
 //   grammar     per-step sampling + grammar time against the decode step;
 //   growing     prompt tokens computed vs reused on a bundle that grows by
 //               one comment per cycle;
-//   dharma      a batch with a share of looping requests, guard on and off:
-//               wall time and healthy latency against the loop-free batch.
+//   dharma      a batch with a share of looping requests, guard off, cutting,
+//               and cutting plus the loop hold: wall time and healthy
+//               latency against the loop-free batch (app/bench_dharma.h).
 // Figures and commands: docs/benchmarks.md. Call AddBenchEngineCommand once
 // while building the CLI, from the main thread.
 #pragma once

@@ -63,6 +63,8 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
       set("nunchi_llm_loops_stopped_total", "Generations cut because their tail repeated.",
           c.loops_stopped);
       set("nunchi_llm_retries_total", "Second attempts after a loop.", c.retries);
+      set("nunchi_llm_loop_holds_total",
+          "Decodes a suspected loop sat out while healthy requests ran.", c.loop_holds);
       set("nunchi_llm_degenerations_total",
           "Looped twice, or hit the token cap with a repeating tail (Dharma).", c.degenerations);
       set("nunchi_llm_fallbacks_total", "Requests handed to the fallback judge.", c.fallbacks);

@@ -213,10 +213,23 @@ std::vector<int32_t> LlamaEngine::Tokenize(const std::string& text) const {
 EngineCounters LlamaEngine::Counters() const {
   const auto& c = *counters_;
   auto g = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
-  return {g(c.requests),      g(c.prefill_computed),  g(c.prefill_reused), g(c.generated),
-          g(c.forced),        g(c.loops_stopped),     g(c.retries),        g(c.degenerations),
-          g(c.fallbacks),     g(c.deadline_exceeded), g(c.decode_calls),   g(c.grammar_full_passes),
-          g(c.cache_entries), g(c.cache_loaded),      g(c.decode_ns),      g(c.sample_ns)};
+  return {g(c.requests),
+          g(c.prefill_computed),
+          g(c.prefill_reused),
+          g(c.generated),
+          g(c.forced),
+          g(c.loops_stopped),
+          g(c.retries),
+          g(c.loop_holds),
+          g(c.degenerations),
+          g(c.fallbacks),
+          g(c.deadline_exceeded),
+          g(c.decode_calls),
+          g(c.grammar_full_passes),
+          g(c.cache_entries),
+          g(c.cache_loaded),
+          g(c.decode_ns),
+          g(c.sample_ns)};
 }
 
 bool LlamaEngine::Ready() const {

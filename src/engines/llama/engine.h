@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "domain/status.h"
+#include "engines/llama/loop_hold.h"
 #include "engines/llama/sampling.h"
 #include "llm/degeneration_guard.h"
 
@@ -67,6 +68,7 @@ struct EngineOptions {
   std::chrono::milliseconds stall_timeout{15000};  // Ready() false after this without progress
   std::chrono::milliseconds late_grace{60000};     // late work (on_late) is dropped after this
   llm::DegenerationOptions guard = llm::DegenerationOptions::ForTokens();
+  LoopHoldOptions loop_hold;  // suspected loops sit out decodes (loop_hold.h)
   SamplingParams retry_sampling{.temperature = 0.9f, .repeat_penalty = 1.3f, .seed = 7};
 };
 
@@ -105,6 +107,7 @@ struct EngineCounters {
   uint64_t forced = 0;            // of which fed without sampling
   uint64_t loops_stopped = 0;     // generations cut because their tail repeated
   uint64_t retries = 0;           // second attempts after a loop
+  uint64_t loop_holds = 0;        // decodes a suspected loop sat out (loop_hold.h)
   uint64_t degenerations = 0;     // answered kDegenerated (looped twice), or hit the token
                                   // cap with a repeating tail
   uint64_t fallbacks = 0;         // requests answered with an error the caller must cover

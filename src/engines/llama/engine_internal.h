@@ -39,6 +39,8 @@ struct LlamaEngine::Slot {
   int out_index = -1;    // batch index of this slot's logits in the last decode
   std::unique_ptr<ConstrainedSampler> sampler;
   llm::DegenerationGuard guard;
+  bool suspect = false;          // the sampled tail looks like a loop (loop_hold.h)
+  int held_steps = 0;            // decodes this request sat out as a suspect
   std::vector<int32_t> sampled;  // this attempt's sampled tokens
   EngineResult result;
 };
@@ -57,9 +59,9 @@ struct LlamaEngine::State {
 
 struct LlamaEngine::AtomicCounters {
   std::atomic<uint64_t> requests{0}, prefill_computed{0}, prefill_reused{0}, generated{0},
-      forced{0}, loops_stopped{0}, retries{0}, degenerations{0}, fallbacks{0}, deadline_exceeded{0},
-      decode_calls{0}, grammar_full_passes{0}, cache_entries{0}, cache_loaded{0}, decode_ns{0},
-      sample_ns{0};
+      forced{0}, loops_stopped{0}, retries{0}, loop_holds{0}, degenerations{0}, fallbacks{0},
+      deadline_exceeded{0}, decode_calls{0}, grammar_full_passes{0}, cache_entries{0},
+      cache_loaded{0}, decode_ns{0}, sample_ns{0};
 };
 
 inline void Bump(std::atomic<uint64_t>& c, uint64_t n = 1) {

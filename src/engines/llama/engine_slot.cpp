@@ -103,6 +103,7 @@ void LlamaEngine::RestartForRetry(Slot& slot) {
   auto sampler = ConstrainedSampler::Create(&st_->vocab, slot.job->request.grammar, retry);
   slot.sampler = std::move(sampler.value());  // the grammar parsed the first time
   slot.guard.Reset();
+  slot.suspect = false;
   slot.sampled.clear();
   EngineResult& r = slot.result;
   r.attempts = 2;
@@ -162,6 +163,7 @@ void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
                                "generation looped (period " +
                                    std::to_string(slot.guard.loop()->period) + " tokens)"));
   }
+  slot.suspect = SuspectedLoop(slot.guard, options_.loop_hold);
   if (r.generated_tokens >= req.max_tokens) {
     r.stop = StopReason::kMaxTokens;
     r.tail_repeating = llm::IsCapDegeneration(true, slot.sampled);
@@ -203,12 +205,23 @@ bool LlamaEngine::Step() {
   std::erase_if(st.slots, [](const auto& s) { return s->job == nullptr; });
   // The batch budget goes by deadline; the tokens go in by sequence id, so
   // that llama.cpp decodes the streams of consecutive ids in one pass.
+  // Suspected loops sit out while healthy sequences have work (loop_hold.h).
+  std::vector<HoldCandidate> candidates;
+  for (const auto& s : st.slots) {
+    candidates.push_back({!s->pending.empty(), s->suspect, s->held_steps});
+  }
+  const std::vector<bool> hold = SequencesToHold(candidates, options_.loop_hold);
   Batch& batch = *st.batch;
   batch.Clear();
   std::vector<size_t> taken(st.slots.size(), 0);
   size_t room = static_cast<size_t>(batch.capacity());
   for (size_t i = 0; i < st.slots.size(); ++i) {
-    const Slot& s = *st.slots[i];
+    Slot& s = *st.slots[i];
+    if (hold[i]) {
+      ++s.held_steps;
+      Bump(counters_->loop_holds);
+      continue;
+    }
     taken[i] = std::min({s.pending.size(), room, n_ctx_seq - s.n_past});
     room -= taken[i];
   }

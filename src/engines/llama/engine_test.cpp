@@ -79,6 +79,39 @@ TEST(LlamaEngine, UnconstrainedLoopIsCaughtByTheGuard) {
   }
 }
 
+// A loop next to a long healthy prefill: once its tail repeats twice it sits
+// out the decodes (at most loop_hold.max_steps of them), then resumes and is
+// cut by the guard. With holding off it never sits out.
+TEST(LlamaEngine, SuspectedLoopSitsOutWhileHealthyWorkRuns) {
+  for (const int max_steps : {20, 0}) {
+    EngineOptions o = TinyEngineOptions();
+    o.n_batch = 16;  // the healthy prompt takes ~200 decodes
+    o.max_active = 2;
+    o.loop_hold = {8, max_steps};
+    auto engine = MakeEngine(o);
+    EngineRequest loop;
+    loop.prompt = ChatPrompt(*engine, "아무 말이나 길게 해 주세요");
+    loop.max_tokens = 400;
+    loop.retry_on_loop = false;
+    loop.deadline = EngineClock::now() + 1h;  // earlier: it gets its token in every decode
+    EngineRequest healthy;
+    healthy.prompt = ChatPrompt(*engine, Thread(200) + "Judge: #1\n");
+    healthy.max_tokens = 2;
+    healthy.deadline = EngineClock::now() + 2h;
+    ASSERT_GT(engine->CountTokens(healthy.prompt), 2800);
+    std::vector<EngineRequest> both;
+    both.push_back(loop);
+    both.push_back(healthy);
+    auto futures = engine->SubmitAll(std::move(both));
+    const auto lr = futures[0].get();
+    const auto hr = futures[1].get();
+    ASSERT_TRUE(hr.ok()) << hr.status().ToString();
+    ASSERT_FALSE(lr.ok()) << "no loop: " << lr->text;
+    EXPECT_EQ(lr.status().code(), ErrorCode::kDegenerated);
+    EXPECT_EQ(engine->Counters().loop_holds, static_cast<uint64_t>(max_steps)) << max_steps;
+  }
+}
+
 TEST(LlamaEngine, GrammarForcesStructureAndAnswersInShape) {
   auto engine = MakeEngine();
   const std::vector<std::string> ids = {"#2", "#5"};
