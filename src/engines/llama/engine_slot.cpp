@@ -203,14 +203,14 @@ bool LlamaEngine::Step() {
     }
   }
   std::erase_if(st.slots, [](const auto& s) { return s->job == nullptr; });
-  // The batch budget goes by deadline; the tokens go in by sequence id, so
-  // that llama.cpp decodes the streams of consecutive ids in one pass.
   // Suspected loops sit out while healthy sequences have work (loop_hold.h).
   std::vector<HoldCandidate> candidates;
   for (const auto& s : st.slots) {
     candidates.push_back({!s->pending.empty(), s->suspect, s->held_steps});
   }
   const std::vector<bool> hold = SequencesToHold(candidates, options_.loop_hold);
+  // The batch budget goes by deadline; the tokens go in by sequence id, so
+  // that llama.cpp decodes the streams of consecutive ids in one pass.
   Batch& batch = *st.batch;
   batch.Clear();
   std::vector<size_t> taken(st.slots.size(), 0);
