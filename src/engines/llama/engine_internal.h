@@ -39,9 +39,9 @@ struct LlamaEngine::Slot {
   int out_index = -1;    // batch index of this slot's logits in the last decode
   std::unique_ptr<ConstrainedSampler> sampler;
   llm::DegenerationGuard guard;
-  bool suspect = false;          // the sampled tail looks like a loop (loop_hold.h)
-  int held_steps = 0;            // decodes this request sat out as a suspect
-  std::vector<int32_t> sampled;  // this attempt's sampled tokens
+  bool suspect = false;         // the output's tail looks like a loop (loop_hold.h)
+  int held_steps = 0;           // decodes this request sat out as a suspect
+  std::vector<int32_t> output;  // this attempt's tokens, sampled and forced
   EngineResult result;
 };
 

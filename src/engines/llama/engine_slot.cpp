@@ -104,7 +104,7 @@ void LlamaEngine::RestartForRetry(Slot& slot) {
   slot.sampler = std::move(sampler.value());  // the grammar parsed the first time
   slot.guard.Reset();
   slot.suspect = false;
-  slot.sampled.clear();
+  slot.output.clear();
   EngineResult& r = slot.result;
   r.attempts = 2;
   r.text.clear();
@@ -130,6 +130,10 @@ void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
     }
     auto tokens = vocab.Tokenize(forced.text, /*parse_special=*/false);
     slot.sampler->AcceptForced(tokens);
+    // The guard sees forced tokens too: the ids the grammar forces between
+    // items are what tells many alike judgments from a loop.
+    for (const llama_token t : tokens) slot.guard.AddToken(t);
+    slot.output.insert(slot.output.end(), tokens.begin(), tokens.end());
     r.forced_tokens += static_cast<int>(tokens.size());
     r.generated_tokens += static_cast<int>(tokens.size());
     Bump(counters_->forced, tokens.size());
@@ -154,7 +158,7 @@ void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
   r.text += vocab.Piece(token);
   ++r.generated_tokens;
   Bump(counters_->generated);
-  slot.sampled.push_back(token);
+  slot.output.push_back(token);
   if (slot.guard.AddToken(token)) {
     Bump(counters_->loops_stopped);
     if (r.attempts == 1 && req.retry_on_loop) return RestartForRetry(slot);
@@ -166,7 +170,7 @@ void LlamaEngine::AfterDecodeTimed(Slot& slot, int out_index) {
   slot.suspect = SuspectedLoop(slot.guard, options_.loop_hold);
   if (r.generated_tokens >= req.max_tokens) {
     r.stop = StopReason::kMaxTokens;
-    r.tail_repeating = llm::IsCapDegeneration(true, slot.sampled);
+    r.tail_repeating = llm::IsCapDegeneration(true, slot.output);
     if (r.tail_repeating) Bump(counters_->degenerations);
     return Finish(slot, r);
   }

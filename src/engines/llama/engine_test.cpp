@@ -112,6 +112,28 @@ TEST(LlamaEngine, SuspectedLoopSitsOutWhileHealthyWorkRuns) {
   }
 }
 
+// Answers that judge many items alike are not loops: the forced ids between
+// the items break the repetition the guard looks for. (Fed sampled tokens
+// only, the guard saw one token per IRRELEVANT item and cut such answers.)
+TEST(LlamaEngine, ManyAlikeItemsAreNotALoop) {
+  auto engine = MakeEngine();
+  std::vector<std::string> ids;
+  std::string judge = "Judge:";
+  for (int i = 1; i <= 70; ++i) {
+    ids.push_back("#" + std::to_string(i));
+    judge += " #" + std::to_string(i);
+  }
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, Thread(70) + judge + "\n");
+  req.grammar = llm::JudgeGbnf(ids);
+  req.max_tokens = static_cast<int>(llm::MaxAnswerBytes(ids));
+  req.retry_on_loop = false;
+  auto r = engine->Run(req);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->stop, StopReason::kGrammarDone);
+  EXPECT_EQ(engine->Counters().loops_stopped, 0u);
+}
+
 TEST(LlamaEngine, GrammarForcesStructureAndAnswersInShape) {
   auto engine = MakeEngine();
   const std::vector<std::string> ids = {"#2", "#5"};

@@ -5,7 +5,7 @@
 // 3 copies over 24 tokens). Until then a looping sequence takes a full share
 // of every decode, and on a CPU a decode's cost grows with the number of
 // sequences in it, so the healthy requests next to it slow down (the Dharma
-// experiment, docs/benchmarks.md). A sequence whose sampled tail already
+// experiment, docs/benchmarks.md). A sequence whose output tail already
 // shows 2 copies of a block over at least `span` tokens is a suspect: it sits
 // out while any sequence that is not a suspect has work, and resumes when
 // they are done (then the guard either cuts it or it breaks out of the loop).
@@ -28,7 +28,7 @@ struct LoopHoldOptions {
   int max_steps = 64;  // decodes one request may sit out in all; 0 turns holding off
 };
 
-// Whether the guard's sampled tail makes the sequence a suspect.
+// Whether the tail the guard was fed (sampled and forced tokens) makes a suspect.
 bool SuspectedLoop(const llm::DegenerationGuard& guard, const LoopHoldOptions& options);
 
 struct HoldCandidate {
