@@ -7,7 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <future>
+#include <map>
 #include <thread>
 
 #include "engines/llama/test_model.h"
@@ -199,14 +201,33 @@ TEST(LlamaEngine, RestartRestoresTheSavedPrefixCache) {
     first_tokens = r->prompt_tokens;
     EXPECT_EQ(r->computed_tokens, first_tokens);
   }  // destruction saves the cache
-  auto engine = MakeEngine(o);
-  EXPECT_GE(engine->Counters().cache_loaded, 1u);
-  auto r = engine->Run(req);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  // Only the last prompt token is decoded again, for its logits.
-  EXPECT_EQ(r->reused_tokens, first_tokens - 1);
-  EXPECT_EQ(r->computed_tokens, 1);
-  EXPECT_EQ(engine->Counters().prefill_computed, 1u);
+  std::vector<std::filesystem::path> files;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(o.cache_dir)) {
+    if (f.path().extension() == ".seq") files.push_back(f.path());
+  }
+  ASSERT_FALSE(files.empty());
+  std::map<std::filesystem::path, uintmax_t> sizes;
+  {
+    auto engine = MakeEngine(o);
+    EXPECT_GE(engine->Counters().cache_loaded, 1u);
+    // Loaded: mark the files, so that a rewrite would show.
+    for (const auto& f : files) {
+      std::ofstream(f, std::ios::app) << 'M';
+      sizes[f] = std::filesystem::file_size(f);
+    }
+    auto r = engine->Run(req);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    // Only the last prompt token is decoded again, for its logits.
+    EXPECT_EQ(r->reused_tokens, first_tokens - 1);
+    EXPECT_EQ(r->computed_tokens, 1);
+    EXPECT_EQ(engine->Counters().prefill_computed, 1u);
+  }
+  // The second shutdown kept the files of the entries it had loaded: same
+  // tokens, same state, nothing to write again.
+  for (const auto& f : files) {
+    ASSERT_TRUE(std::filesystem::exists(f)) << f;
+    EXPECT_EQ(std::filesystem::file_size(f), sizes[f]) << f;
+  }
 }
 
 TEST(LlamaEngine, RestartRejectsACacheOfAnotherModel) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <system_error>
 
 #include "engines/llama/runtime.h"
@@ -173,14 +174,34 @@ size_t PrefixCache::Save(const std::string& dir) const {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return 0;
+  // Most recently used last, pinned entries after all: Load() prefers the
+  // newest files when the budget is short.
+  std::vector<const CacheEntry*> order;
+  for (const auto& e : entries_) order.push_back(&e);
+  std::sort(order.begin(), order.end(), [](const CacheEntry* a, const CacheEntry* b) {
+    return std::pair(a->pinned, a->last_use) < std::pair(b->pinned, b->last_use);
+  });
+  std::set<std::string> names;
+  for (const auto* e : order) names.insert(FileName(e->tokens));
   for (const auto& f : fs::directory_iterator(dir, ec)) {
-    if (f.path().extension() == ".seq") fs::remove(f.path(), ec);
+    const auto ext = f.path().extension();
+    if (ext == ".tmp" || (ext == ".seq" && !names.count(f.path().filename().string()))) {
+      fs::remove(f.path(), ec);
+    }
   }
+  // A file is named by the hash of its tokens, and the directory is the
+  // model's: one already there holds this state and is only touched, so a
+  // shutdown writes only the entries made since the last one.
   size_t saved = 0;
-  for (const auto& e : entries_) {
-    const fs::path path = fs::path(dir) / FileName(e.tokens);
+  for (const auto* e : order) {
+    const fs::path path = fs::path(dir) / FileName(e->tokens);
+    if (fs::exists(path, ec)) {
+      fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
+      if (!ec) ++saved;
+      continue;
+    }
     const fs::path tmp = path.string() + ".tmp";
-    if (!WriteEntry(tmp, e)) {
+    if (!WriteEntry(tmp, *e)) {
       fs::remove(tmp, ec);
       continue;
     }

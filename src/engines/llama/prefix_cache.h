@@ -14,8 +14,9 @@
 // with llama_state_seq_get_data; Restore copies them into a free stream.
 //
 // Entries persist across restarts: Save() writes each to a file named by the
-// hash of its tokens; Load() reads back those whose tokens still match their
-// name. A state that no longer fits the context (another model or layout)
+// hash of its tokens (skipping those already there, and deleting the files
+// of evicted entries); Load() reads back those whose tokens still match
+// their name. A state that no longer fits the context (another model or layout)
 // fails at Restore and is dropped then.
 //
 // With a null context only the bookkeeping runs (unit tests). Not
