@@ -67,6 +67,14 @@ struct Judgment {
   std::string judge;           // "prefilter", "rules", "classifier", "llama", "remote:NAME", ...
   std::string model;           // model identity, or the judge's own version
   std::string prompt_version;  // prompt or rule-set version
+  // Confidence, 0..1: the judge's estimate of the probability that
+  // `relevance` is right, and that `level` is right given that relevance
+  // (docs/quality.md says how each judge measures it; the cascade to the LLM
+  // decides on it). kNoConfidence when the judge does not measure it.
+  double relevance_confidence = kNoConfidence;
+  double level_confidence = kNoConfidence;
+
+  static constexpr double kNoConfidence = -1.0;
 };
 
 enum class AnalysisStatus { kOk, kFailed };
