@@ -37,7 +37,13 @@ struct WaitInfo {
 
 struct RuleVerdict {
   bool decided = false;   // false: the rules have no opinion, ask the classifier
-  float confidence = 0;   // 0..1, meaningful when decided
+  float confidence = 0;   // 0..1, meaningful when decided: min of the two below
+  // Per field, 0..1, meaningful when decided: the measured precision of the
+  // pass that decided (on the project's own training data), so a caller can
+  // weigh a rule against the classifier field by field.
+  float relevance_confidence = 0;
+  float level_confidence = 0;
+  std::string pass;  // the named pass that decided: "injection", "place", "time", "quantity", ...
   Judgment judgment;      // relevance, level, cause, cause_text; judge/model left empty
   std::string reason;     // short tag: "injection", "wait", "lexicon", "reply", "past-future", ...
   std::string cause_key;  // words behind the cause, if any
