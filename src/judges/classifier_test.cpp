@@ -79,7 +79,8 @@ TEST(ClassifierTest, EmbeddedModelRoundTrips) {
   EXPECT_GT(p.p_relevant, 0.5f);
   EXPECT_EQ(p.level, Level::kHigh);
   EXPECT_FALSE(
-      ModelToCpp(ClassifierModel{{1u}, {1.0f}, std::vector<float>(kColumns, 0.5f), {}}).empty());
+      ModelToCpp(ClassifierModel{{1u}, {1.0f}, std::vector<float>(kColumns, 0.5f), {}, {}, {}})
+          .empty());
 }
 
 }  // namespace
