@@ -30,7 +30,7 @@ void ScanNumberedPlaces(std::string_view t, const std::string* spot, const Compa
       std::string number(t.substr(i, p + 3 - i));
       if (spot->find(number) == std::string::npos)
         hits->markers.push_back(
-            {i, p + 3 + std::string_view(noun).size(), Marker::kOtherPlace, c.clause[i]});
+            {i, p + 3 + std::string_view(noun).size(), Marker::kOtherPlace, c.clause[i], 1});
     }
   }
 }
@@ -57,7 +57,7 @@ void ScanSides(std::string_view t, const std::string* spot, const CompactText& c
     size_t b = a >= 3 ? a - 3 : a;
     std::string noun(t.substr(b, p - b));
     if (spot->find(noun) != std::string::npos) continue;
-    hits->markers.push_back({b, q, Marker::kOtherPlace, c.clause[p]});
+    hits->markers.push_back({b, q, Marker::kOtherPlace, c.clause[p], 2});
   }
 }
 
@@ -110,7 +110,7 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       std::string_view tail = mod.size() > 6 ? mod.substr(mod.size() - 6) : mod;
       std::string named = std::string(tail) + std::string(kind);
       if (spot->find(named) == std::string::npos)
-        hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p]});
+        hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p], 3});
       break;
     }
   }
