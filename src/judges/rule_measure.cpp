@@ -24,7 +24,8 @@ std::string Bound(size_t k, size_t n) {
 
 }  // namespace
 
-PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bundles) {
+PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bundles,
+                        std::string* mistakes) {
   PassTally t;
   for (const auto& b : bundles) {
     RuleContext ctx;
@@ -47,11 +48,19 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
             RowTally& row = t.rows[r];
             ++row.fires;
             if (v.judgment.relevance == label->relevance) ++row.relevance_correct;
+            bool wrong = v.judgment.relevance != label->relevance;
             if (v.judgment.relevance == Relevance::kRelevant &&
                 label->relevance == Relevance::kRelevant) {
               ++row.level_judged;
               if (v.judgment.level == label->level) ++row.level_correct;
+              wrong = wrong || v.judgment.level != label->level;
             }
+            if (wrong && mistakes)
+              *mistakes += std::string(v.row) + "\t" + std::string(ToString(label->relevance)) +
+                           "/" + std::string(ToString(label->level)) + " judged " +
+                           std::string(ToString(v.judgment.relevance)) + "/" +
+                           std::string(ToString(v.judgment.level)) + "\t[" + b.spot.name +
+                           "] " + text + "\n";
           }
         }
       }

@@ -32,7 +32,9 @@ struct PassTally {
 // Runs Rules::Analyze over every labeled signal in bundle order. A reply's parent is the
 // label of the signal before it (so each pass is measured on its own, not on earlier
 // mistakes); the post's cause is its label's, else the words of the post.
-PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bundles);
+// mistakes, when set, receives one line per wrong decision: row, label, verdict, text.
+PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bundles,
+                        std::string* mistakes = nullptr);
 void AddTally(const PassTally& from, PassTally* to);
 
 // Markdown table: one row per pass (the sum of its rows), then one per row that fired:

@@ -106,6 +106,16 @@ void PlacePass(RuleState* s) {
       s->elsewhere = true;
     }
   }
+  // "주차장 들어가는데만 30분": "데만/데도" is the 데 of a noun ("the going in"), not a
+  // connective, so the clause after it is still about the same place.
+  const std::string& t = s->c.text;
+  for (size_t i = 3; i < t.size(); ++i) {
+    if (i == 0 || s->c.clause[i] == s->c.clause[i - 1]) continue;
+    size_t k = s->c.clause[i - 1];
+    if (k + 1 >= s->nc || !s->other[k]) continue;
+    if (t.compare(i - 3, 3, "데") == 0 && (t.compare(i, 3, "만") == 0))
+      s->other[k + 1] = 1, s->other_origin[k + 1] = s->other_origin[k];
+  }
 }
 
 void TimePass(RuleState* s) {
@@ -162,7 +172,12 @@ void QuestionPass(RuleState* s) {
     if (k >= s->nc || !s->question[k]) continue;
     size_t end = n.pos;
     while (end < s->c.text.size() && s->c.clause[end] == k) ++end;
-    if (end - n.pos <= 24) s->question[k] = 0;
+    // "…정도요?", "40분은 걸릴걸요?" hedge; "2시간 무료예요?" asks.
+    std::string_view rest(s->c.text.data() + n.pos + n.len, end - n.pos - n.len);
+    bool estimate = false;
+    for (std::string_view e : {"걸요", "걸", "듯", "듯요", "정도", "쯤", "대요", "래요", "거예요"})
+      estimate = estimate || rest.ends_with(e);
+    if (rest.size() <= 9 || estimate) s->question[k] = 0;
   }
 }
 
@@ -252,19 +267,27 @@ void ContextPass(RuleState* s) {
       if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
 }
 
-bool ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
+ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   float strongest = 0;
   bool any_number = false;
   for (const auto& h : s.hits.levels)
     if (!h.dropped) strongest = std::max(strongest, h.weight);
   for (const auto& n : s.hits.numbers) any_number = any_number || !n.dropped;
   bool weak_own = !any_number && strongest < 0.8f;
-  if (!weak_own || !s.Has(Marker::kAgree) || s.Has(Marker::kNotAgree)) return false;
+  if (!weak_own || !s.Has(Marker::kAgree) || s.Has(Marker::kNotAgree))
+    return ReplyOutcome::kNotReply;
+  bool nothing_to_agree = !ctx.parent || ctx.parent->relevance == Relevance::kIrrelevant;
+  // "저도 지금 정류장인데 …": with nothing to agree with, a writer who says they are there
+  // now reports something of their own the lexicon does not know: no opinion.
+  if (nothing_to_agree && s.Has(Marker::kNow)) {
+    for (std::string_view w : {"줄", "사람", "자리", "대기", "대째", "번", "명", "팀", "통로"})
+      if (s.c.text.find(w) != std::string::npos) return ReplyOutcome::kOwnReport;
+  }
   v->reason = "reply";
   v->decided = true;
-  if (!ctx.parent || ctx.parent->relevance == Relevance::kIrrelevant) {
+  if (nothing_to_agree) {
     v->judgment.relevance = Relevance::kIrrelevant;
-    return true;
+    return ReplyOutcome::kDecided;
   }
   v->judgment.relevance = Relevance::kRelevant;
   v->judgment.level = ctx.parent->level;
@@ -275,7 +298,7 @@ bool ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   }
   v->judgment.cause_text = MakeCauseText(Relevance::kRelevant, v->judgment.level,
                                          v->judgment.cause, v->cause_key, std::nullopt);
-  return true;
+  return ReplyOutcome::kDecided;
 }
 
 std::optional<RuleRow> NoCuePass(const RuleState& s) {
@@ -310,7 +333,13 @@ std::optional<RuleRow> NoCuePass(const RuleState& s) {
   }
   if (s.AnyQuestion()) return RuleRow::kQuestion;
   if (s.Has(Marker::kArrival)) return RuleRow::kArrival;
-  if (s.Has(Marker::kReaction)) return RuleRow::kReaction;
+  if (s.Has(Marker::kReaction)) {
+    // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
+    // does not know; leave it to the classifier.
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
+      if (s.c.text.find(w) != std::string::npos) return std::nullopt;
+    return RuleRow::kReaction;
+  }
   if (s.elsewhere || s.Has(Marker::kOtherPlace)) return RuleRow::kPlaceNoCue;
   if (s.AnyPast()) return RuleRow::kTimeNoCue;
   return std::nullopt;

@@ -104,8 +104,11 @@ void QuestionPass(RuleState* s);
 void NegationIronyPass(RuleState* s);
 // Drops the level words and figures of clauses set aside by place, time and question.
 void ContextPass(RuleState* s);
-// Agreement replies: fills v and returns true when the text is one.
-bool ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v);
+// Agreement replies: kDecided (v filled) when the text is a bare one; kOwnReport when it
+// agrees with nothing but says the writer is there now with crowd words the lexicon does
+// not score ("저도 지금 정류장인데 벤치 자리도 남아요"): no opinion, the classifier reads it.
+enum class ReplyOutcome : uint8_t { kNotReply, kDecided, kOwnReport };
+ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v);
 // With no live cue: IRRELEVANT by the pass that set the cues aside, or no opinion.
 std::optional<RuleRow> NoCuePass(const RuleState& s);
 // The level from live figures; nullopt when there is none.

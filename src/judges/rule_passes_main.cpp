@@ -1,4 +1,4 @@
-// nunchi_rule_passes [--cpp] GENERATED.jsonl... [--written WRITTEN.jsonl...]
+// nunchi_rule_passes [--cpp] [--mistakes] GENERATED.jsonl... [--written WRITTEN.jsonl...]
 // Prints, per file and pooled, the per-pass table of the rules (fires,
 // relevance precision, level precision, Wilson lower bounds): the measurement
 // behind rule_confidence.cpp. Files after --written form the second source
@@ -14,13 +14,15 @@
 namespace nj = nunchi::judges;
 
 int main(int argc, char** argv) {
-  bool cpp = false, written = false;
+  bool cpp = false, written = false, show = false;
   std::vector<std::string> files;
   std::vector<int> group_of;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a == "--cpp") {
       cpp = true;
+    } else if (a == "--mistakes") {
+      show = true;
     } else if (a == "--written") {
       written = true;
     } else {
@@ -43,7 +45,9 @@ int main(int argc, char** argv) {
       std::cerr << f << ": " << bundles.status().ToString() << "\n";
       return 1;
     }
-    nj::PassTally t = nj::MeasurePasses(rules, *bundles);
+    std::string mistakes;
+    nj::PassTally t = nj::MeasurePasses(rules, *bundles, show ? &mistakes : nullptr);
+    if (show) std::cout << mistakes;
     std::cout << "## " << f << "\n\n" << nj::PassTableMarkdown(t) << "\n";
     nj::AddTally(t, &pooled);
     nj::AddTally(t, &groups[group_of[i]]);

@@ -256,6 +256,9 @@ size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure
   if (!ctx) return 0;
   out->info.unit = WaitInfo::kMinutes;
   out->info.amount = n.value;
+  // "5분도 안 걸림", "10분 안 걸렸어요": less than that, about half.
+  if (At(t, q, "도안") || At(t, q, "안걸") || At(t, q, "도채안") || At(t, q, "도안걸"))
+    out->info.amount = n.value / 2;
   out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
   return q - pos;
 }

@@ -91,7 +91,9 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
   ContextPass(&s);
 
   RuleVerdict v;
-  if (ReplyPass(s, ctx, &v)) {
+  ReplyOutcome reply = ReplyPass(s, ctx, &v);
+  if (reply == ReplyOutcome::kOwnReport) return v;  // no opinion
+  if (reply == ReplyOutcome::kDecided) {
     ApplyConfidence(v.judgment.relevance == Relevance::kRelevant ? RuleRow::kReplyParent
                                                                  : RuleRow::kReplyNoReport,
                     &v);

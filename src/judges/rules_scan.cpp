@@ -107,7 +107,7 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
     while (next_figure < figures.size() && figures[next_figure].pos <= pos) {
       const Figure& f = figures[next_figure++];
       if (f.pos != pos) continue;
-      hits.numbers.push_back({pos, f.info, clause, false, f.form});
+      hits.numbers.push_back({pos, f.info, clause, false, f.form, f.len});
       level_until = std::max(level_until, pos + f.len);
     }
     if (const auto* refs = index.Find(cp)) {

@@ -42,6 +42,7 @@ struct NumberHit {
   uint16_t clause = 0;
   bool dropped = false;
   FigureForm form = FigureForm::kDigits;
+  size_t len = 0;  // bytes of the figure in the compact text
 };
 struct ScanHits {
   std::vector<LevelHit> levels;

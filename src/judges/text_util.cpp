@@ -104,7 +104,10 @@ CompactText MakeCompact(std::string_view text) {
   bool clause_has_text = false;
   bool question = false;
   auto close_clause = [&]() {
-    if (!clause_has_text) return;
+    if (!clause_has_text) {
+      question = false;  // "??": the mark belonged to the clause already closed
+      return;
+    }
     // A clause that ends in a question ending asks; '?' is noted where it appears.
     size_t start = c.text.size();
     while (start > 0 && c.clause[start - 1] == clause) --start;
