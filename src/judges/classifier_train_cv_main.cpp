@@ -75,9 +75,13 @@ int main(int argc, char** argv) {
   std::vector<Fold> folds;
   for (size_t f = 0; f < files.size(); ++f) {
     std::ifstream in(files[f]);
+    if (!in) {
+      std::cerr << "cannot read " << files[f] << "\n";
+      return 1;
+    }
     auto b = nj::ReadBundlesJsonl(in);
-    if (!in || !b.ok()) {
-      std::cerr << files[f] << ": " << (b.ok() ? "cannot read" : b.status().ToString()) << "\n";
+    if (!b.ok()) {
+      std::cerr << files[f] << ": " << b.status().ToString() << "\n";
       return 1;
     }
     auto ex = nj::TrainingExamples(*b, static_cast<int>(f) - 1);

@@ -36,8 +36,8 @@ struct DefaultJudgeOptions {
   // The classifier overrules a rule's relevance when its calibrated confidence in the
   // other answer is at least this and above the rule pass's measured confidence
   // (values above 1 turn overruling off). Likewise for the level, with level_override.
-  float relevance_override = 1.01f;
-  float level_override = 1.01f;
+  float relevance_override = 0.9f;
+  float level_override = 0.9f;
 };
 
 // The prefilter's relevance confidence: the share of prefiltered signals labeled
