@@ -1,4 +1,5 @@
 // nunchi_classifier_cv [--variants a,b,...] [--relevance-override X] [--level-override X]
+//                      [--calibrated-relevant P]
 //                      GENERATED.jsonl WRITTEN.jsonl...
 // Developer tool: leave-one-writer-out cross-validation of the classifier
 // variants (classifier.h VariantOptions). For each written file (one writer),
@@ -60,6 +61,8 @@ int main(int argc, char** argv) {
       variants = Split(argv[++k]);
     } else if (a == "--relevance-override" && k + 1 < argc) {
       jo.relevance_override = std::stof(argv[++k]);
+    } else if (a == "--calibrated-relevant" && k + 1 < argc) {
+      jo.classifier_calibrated_relevant = std::stof(argv[++k]);
     } else if (a == "--level-override" && k + 1 < argc) {
       jo.level_override = std::stof(argv[++k]);
     } else {
