@@ -40,7 +40,7 @@ struct DefaultJudgeOptions {
   // calibrated P(RELEVANT) is at least this, instead of the two raw thresholds above.
   float classifier_calibrated_relevant = 0.5f;
   float relevance_override = 0.9f;
-  float level_override = 0.9f;
+  float level_override = 0.8f;
 };
 
 // The prefilter's relevance confidence: the share of prefiltered signals labeled
