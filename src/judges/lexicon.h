@@ -193,7 +193,7 @@ inline constexpr MarkerCue kMarkers[] = {
     {"왔을땐", Marker::kPast}, {"왔을때", Marker::kPast}, {"갔을땐", Marker::kPast}, {"갔을때", Marker::kPast},
     {"었었", Marker::kPast}, {"았었", Marker::kPast}, {"했었", Marker::kPast}, {"볐었", Marker::kPast},
     {"였었", Marker::kPast}, {"지난주말", Marker::kPast}, {"아침엔", Marker::kPast}, {"오전엔", Marker::kPast},
-    {"한시간전", Marker::kPast}, {"내일", Marker::kFuture}, {"모레", Marker::kFuture},
+    {"한시간전", Marker::kPast}, {"아까", Marker::kPast}, {"던데", Marker::kPast}, {"내일", Marker::kFuture}, {"모레", Marker::kFuture},
     {"다음주", Marker::kFuture}, {"다음달", Marker::kFuture}, {"다음에", Marker::kFuture},
     {"주말엔", Marker::kFuture}, {"주말에는", Marker::kFuture}, {"연휴엔", Marker::kFuture},
     {"이따", Marker::kFuture}, {"나중에", Marker::kFuture}, {"저녁엔", Marker::kFuture},

@@ -99,8 +99,8 @@ TEST(QuantityTest, OtherFiguresAreNotWaits) {
   ExpectNoWait("역에서 5분 거리예요");
   ExpectNoWait("10분 뒤 도착");
   ExpectNoWait("배차 간격 12분");
-  ExpectNoWait("세 분이서 왔어요");     // three people
-  ExpectNoWait("이분 누구예요");       // this person
+  ExpectNoWait("세 분이서 왔어요");      // three people
+  ExpectNoWait("이분 누구예요");         // this person
   ExpectNoWait("몇 분째인지 모르겠음");  // unknown minutes
   ExpectNoWait("2023-2024 시즌");
   ExpectNoWait("한 시간 정도 있다가 갈게요");

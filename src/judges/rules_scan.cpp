@@ -123,7 +123,8 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
           bool neg =
               NegatedAfter(t, end) || (pos >= 3 && t.substr(pos - 3, 3) == "안" && IsVerbLike(cp));
           // A cue written as a negation ("안붐", "붐비지않", "정돈아니") is one too.
-          bool written_neg = cue.pat.starts_with("안") || cue.pat.find("않") != std::string_view::npos ||
+          bool written_neg = cue.pat.starts_with("안") ||
+                             cue.pat.find("않") != std::string_view::npos ||
                              cue.pat.find("아니") != std::string_view::npos;
           hits.levels.push_back({pos, end, neg ? cue.negated : cue.level, cue.weight, clause, false,
                                  neg || written_neg});
