@@ -387,6 +387,9 @@ std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
     if (h.dropped) continue;
     if (h.level == Level::kHigh && h.weight >= 1.3f && level == Level::kMedium)
       level = Level::kHigh;
+    // "발 디딜 틈이 없어요 … 3분째": a short figure does not quiet a crowd word.
+    if (best->info.level == Level::kLow && h.weight >= 1.0f && Rank(h.level) > Rank(level))
+      level = h.level;
     if (h.level != Level::kUnknown && h.weight >= 1.0f && h.level != best->info.level)
       words_other = true;
   }
