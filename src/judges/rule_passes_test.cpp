@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "judges/rule_confidence.h"
+#include "judges/rule_measure.h"
 
 namespace nunchi::judges {
 namespace {
@@ -174,6 +175,46 @@ TEST(WilsonTest, FewFiresAreTrustedLess) {
   EXPECT_GT(WilsonLower(500, 500), 0.99);
   EXPECT_LT(WilsonLower(80, 100), 0.8);
   EXPECT_GT(WilsonLower(80, 100), 0.7);
+}
+
+}  // namespace
+}  // namespace nunchi::judges
+
+namespace nunchi::judges {
+namespace {
+
+TEST(RuleMeasureTest, CountsFiresAndPrecisionPerRow) {
+  LabeledBundle b;
+  b.spot = {"s", "성수 팝업스토어", "팝업스토어 입구 대기줄"};
+  b.bundle.post.text = "대기 40분이요";                             // quantity/digits, right
+  b.bundle.comments.push_back({"", "", {}, "대기 50분"});           // quantity/digits, level wrong
+  b.bundle.comments.push_back({"", "", {}, "옆 카페는 한산해요"});  // place/word, right
+  b.bundle.comments.push_back({"", "", {}, "미어터져요"});          // unlabeled: not counted
+  SignalLabel high{Relevance::kRelevant, Level::kHigh, Cause::kEvent};
+  SignalLabel medium{Relevance::kRelevant, Level::kMedium, Cause::kEvent};
+  SignalLabel irrelevant{};
+  b.labels = {high, medium, irrelevant, std::nullopt};
+  PassTally t = MeasurePasses(Rules(), {b});
+  EXPECT_EQ(t.signals, 3u);
+  const RowTally& digits = t.rows[static_cast<size_t>(RuleRow::kQuantityDigits)];
+  EXPECT_EQ(digits.fires, 2u);
+  EXPECT_EQ(digits.relevance_correct, 2u);
+  EXPECT_EQ(digits.level_judged, 2u);
+  EXPECT_EQ(digits.level_correct, 1u);
+  const RowTally& place = t.rows[static_cast<size_t>(RuleRow::kPlaceWord)];
+  EXPECT_EQ(place.fires, 1u);
+  EXPECT_EQ(place.relevance_correct, 1u);
+  // The code table: a row is only as trusted as on the group where it did worst.
+  PassTally generated, written;
+  generated.rows[static_cast<size_t>(RuleRow::kQuantityDigits)] = {1000, 1000, 1000, 1000};
+  written.rows[static_cast<size_t>(RuleRow::kQuantityDigits)] = {10, 6, 10, 6};
+  std::string cpp = PassTableCpp({generated, written});
+  EXPECT_NE(cpp.find("{0.60f, 0.60f, 1010},  // quantity/digits"), std::string::npos) << cpp;
+  written.rows[static_cast<size_t>(RuleRow::kQuantityDigits)] = {4, 0, 4, 0};  // too few
+  cpp = PassTableCpp({generated, written});
+  EXPECT_NE(cpp.find("{0.99f, 0.99f, 1004},  // quantity/digits"), std::string::npos) << cpp;
+  EXPECT_NE(PassTableMarkdown(t).find("| quantity/digits | 2 | 100.0 % | 50.0 % (2) |"),
+            std::string::npos);
 }
 
 }  // namespace
