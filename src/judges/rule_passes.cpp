@@ -229,6 +229,13 @@ void NegationIronyPass(RuleState* s) {
   }
 }
 
+// The clause says the level cannot be told ("…인지 …인지", "감이 안 와요").
+bool CannotTell(const RuleState& s, size_t k) {
+  for (const auto& h : s.hits.levels)
+    if (h.clause == k && !h.dropped && h.level == Level::kUnknown && h.weight >= 1.0f) return true;
+  return false;
+}
+
 void ContextPass(RuleState* s) {
   auto& hits = s->hits;
   for (size_t k = 0; k < s->nc; ++k) {
@@ -241,7 +248,7 @@ void ContextPass(RuleState* s) {
       d = ClauseDrop::kQuestion;
     } else if (s->guess[k]) {
       d = ClauseDrop::kGuess;
-    } else if ((s->past[k] || s->future[k]) && !s->now[k]) {
+    } else if ((s->past[k] || s->future[k]) && !s->now[k] && !CannotTell(*s, k)) {
       d = s->story ? ClauseDrop::kStory : s->future[k] ? ClauseDrop::kFuture : ClauseDrop::kPast;
     }
     s->drop[k] = d;
@@ -355,7 +362,14 @@ std::optional<RuleRow> NoCuePass(const RuleState& s) {
     }
   }
   if (s.AnyQuestion()) return RuleRow::kQuestion;
-  if (s.Has(Marker::kArrival)) return RuleRow::kArrival;
+  if (s.Has(Marker::kArrival)) {
+    // "지금 들어왔는데 차 한 대도 없음 … 나가는 중", "출발 10분 전인데 아직 펜스 밖": an arrival
+    // word next to crowd words is a report the lexicon does not score; leave it.
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "명", "팀", "못",
+                               "없", "많", "펜스", "밖", "풀릴"})
+      if (s.c.text.find(w) != std::string::npos) return std::nullopt;
+    return RuleRow::kArrival;
+  }
   if (s.Has(Marker::kReaction)) {
     // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
     // does not know; leave it to the classifier.

@@ -126,6 +126,25 @@ TEST_F(RulePassesTest, QuantityPassDecidesByFigureAndNamesItsForm) {
   EXPECT_FALSE(v.wait.has_value());
 }
 
+TEST_F(RulePassesTest, WrittenFormsTheGeneratedSetLacked) {
+  // "줄 없진 않은데": some queue, not a long one.
+  EXPECT_EQ(Run("줄 없진 않은데 한 3팀? 금방 빠짐").judgment.level, Level::kMedium);
+  // Comparing with usual to say it cannot tell is about now.
+  RuleVerdict v = Run("저도 동문 앞인데 붐비는 건지 원래 이 정도인지 감이 안 와요");
+  EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant);
+  EXPECT_EQ(v.judgment.level, Level::kUnknown);
+  // An arrival word next to crowd words is no bare arrival notice.
+  EXPECT_FALSE(Run("지금 들어왔는데 차 한 대도 없음 바로 나가는 중").decided);
+  EXPECT_EQ(Run("가는 중이에요").row, "noise/arrival");
+}
+
+TEST_F(RulePassesTest, LexiconWordsThatMeanSomethingElse) {
+  EXPECT_FALSE(Run("편의점에서 우산 파는데 만원이래요").decided);  // a price
+  EXPECT_FALSE(Run("저는 늘 삼만원어치 사요").decided);
+  EXPECT_EQ(Run("지하철 완전 만원이에요").judgment.level, Level::kHigh);  // packed
+  EXPECT_FALSE(Run("4천원인데 양 많아요").decided);                       // a portion
+}
+
 TEST_F(RulePassesTest, LexiconPassRows) {
   EXPECT_EQ(Row("미어터져요"), "lexicon/clear");
   EXPECT_EQ(Row("사람이 많은지 적은지 애매해요"), "lexicon/unknown");
