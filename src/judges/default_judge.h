@@ -22,7 +22,8 @@
 
 namespace nunchi::judges {
 
-inline constexpr std::string_view kDefaultJudgeVersion = "default-v1";
+inline constexpr std::string_view kDefaultJudgeVersion =
+    "default-v2";  // v2: calibrated confidence, field-by-field decision
 
 struct DefaultJudgeOptions {
   // kFull: prefilter -> rules -> classifier. The others are for ablations (`--judge rules`):
