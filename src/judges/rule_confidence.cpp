@@ -1,0 +1,115 @@
+#include "judges/rule_confidence.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nunchi::judges {
+namespace {
+
+struct RowName {
+  std::string_view pass, row;
+};
+// Indexed by RuleRow.
+constexpr RowName kRuleRowNames[] = {
+    {"injection", "injection/instruction"},
+    {"injection", "injection/advert"},
+    {"noise", "noise/symbols"},
+    {"noise", "noise/arrival"},
+    {"noise", "noise/reaction"},
+    {"place", "place/word"},
+    {"place", "place/numbered"},
+    {"place", "place/side"},
+    {"place", "place/named"},
+    {"place", "place/elsewhere"},
+    {"place", "place/no-cue"},
+    {"time", "time/past"},
+    {"time", "time/future"},
+    {"time", "time/guess"},
+    {"time", "time/story"},
+    {"time", "time/no-cue"},
+    {"question", "question/asks"},
+    {"reply", "reply/parent"},
+    {"reply", "reply/no-report"},
+    {"quantity", "quantity/digits"},
+    {"quantity", "quantity/korean"},
+    {"quantity", "quantity/range"},
+    {"quantity", "quantity/ahead"},
+    {"quantity", "quantity/conflict"},
+    {"negation-irony", "negation-irony/negated"},
+    {"negation-irony", "negation-irony/irony"},
+    {"negation-irony", "negation-irony/expect"},
+    {"lexicon", "lexicon/clear"},
+    {"lexicon", "lexicon/mixed"},
+    {"lexicon", "lexicon/unknown"},
+    {"lexicon", "lexicon/weak"},
+};
+static_assert(std::size(kRuleRowNames) == static_cast<size_t>(RuleRow::kCount));
+
+// MEASURED: see docs/quality.md "## Rule passes" for the command, the data and the date.
+// {relevance, level, fires}: 95 % Wilson lower bounds of the precision of each row.
+// BEGIN MEASURED TABLE
+constexpr RowConfidence kMeasured[] = {
+    {0.98f, 0.98f, 155},   // injection/instruction
+    {0.98f, 0.98f, 205},   // injection/advert
+    {0.99f, 0.99f, 263},   // noise/symbols
+    {0.97f, 0.97f, 123},   // noise/arrival
+    {0.95f, 0.95f, 621},   // noise/reaction
+    {0.85f, 0.85f, 107},   // place/word
+    {0.90f, 0.90f, 36},    // place/numbered
+    {0.67f, 0.67f, 71},    // place/side
+    {0.58f, 0.58f, 109},   // place/named
+    {0.52f, 0.52f, 292},   // place/elsewhere
+    {0.84f, 0.84f, 76},    // place/no-cue
+    {0.96f, 0.96f, 86},    // time/past
+    {0.78f, 0.78f, 29},    // time/future
+    {0.63f, 0.63f, 111},   // time/guess
+    {0.63f, 0.63f, 30},    // time/story
+    {0.94f, 0.94f, 121},   // time/no-cue
+    {0.98f, 0.98f, 928},   // question/asks
+    {0.86f, 0.98f, 357},   // reply/parent
+    {0.82f, 0.82f, 133},   // reply/no-report
+    {0.94f, 0.89f, 1586},  // quantity/digits
+    {0.95f, 0.84f, 223},   // quantity/korean
+    {0.88f, 0.87f, 42},    // quantity/range
+    {0.85f, 0.77f, 21},    // quantity/ahead
+    {0.97f, 0.50f, 170},   // quantity/conflict
+    {0.91f, 0.89f, 130},   // negation-irony/negated
+    {0.93f, 0.90f, 54},    // negation-irony/irony
+    {0.98f, 0.96f, 169},   // negation-irony/expect
+    {0.88f, 0.97f, 2235},  // lexicon/clear
+    {0.91f, 0.71f, 58},    // lexicon/mixed
+    {0.98f, 0.96f, 247},   // lexicon/unknown
+    {0.52f, 0.70f, 81},    // lexicon/weak
+};
+// END MEASURED TABLE
+static_assert(std::size(kMeasured) == static_cast<size_t>(RuleRow::kCount));
+
+}  // namespace
+
+std::string_view RulePassName(RuleRow row) { return kRuleRowNames[static_cast<size_t>(row)].pass; }
+std::string_view RuleRowName(RuleRow row) { return kRuleRowNames[static_cast<size_t>(row)].row; }
+
+RowConfidence MeasuredConfidence(RuleRow row) { return kMeasured[static_cast<size_t>(row)]; }
+
+void ApplyConfidence(RuleRow row, RuleVerdict* v) {
+  RowConfidence c = MeasuredConfidence(row);
+  v->pass = std::string(RulePassName(row));
+  v->row = RuleRowName(row);
+  v->relevance_confidence = c.relevance;
+  // An IRRELEVANT verdict's level (UNKNOWN) is right exactly when its relevance is; a
+  // RELEVANT verdict's is the precision of its level where its relevance was right.
+  v->level_confidence = v->judgment.relevance == Relevance::kIrrelevant ? c.relevance : c.level;
+  v->confidence = std::min(v->relevance_confidence, v->level_confidence);
+}
+
+double WilsonLower(size_t correct, size_t n) {
+  if (n == 0) return 0;
+  constexpr double z = 1.96;
+  double p = static_cast<double>(correct) / n;
+  double nn = static_cast<double>(n);
+  double centre = p + z * z / (2 * nn);
+  double margin = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn));
+  return std::max(0.0, (centre - margin) / (1 + z * z / nn));
+}
+
+}  // namespace nunchi::judges
