@@ -59,6 +59,7 @@ class AnalysisService {
 
  private:
   struct TaskState;
+  struct LateSink;
   struct Wait {
     std::shared_ptr<TaskState> state;
     size_t index;
@@ -77,6 +78,7 @@ class AnalysisService {
   std::unordered_map<std::string, Wait> inflight_;  // signal_id -> task judging it
   std::atomic<uint64_t> judge_calls_{0};
   std::atomic<TimeMs> last_prune_ms_{0};
+  std::shared_ptr<LateSink> late_;  // late judgments (JudgeTask::on_late) go here
   std::unique_ptr<WorkerPool> pool_;  // last member: destroyed (joined) first
 };
 
