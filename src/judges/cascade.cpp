@@ -153,7 +153,9 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
     call->positions.push_back(pos);
     call->cheap.push_back(out[pos].ok() ? out[pos].value() : Judgment{});
   }
-  call->sub.deadline = task.deadline + options_.late_grace;
+  call->sub.deadline = task.deadline >= Deadline::max() - options_.late_grace
+                           ? Deadline::max()
+                           : task.deadline + options_.late_grace;
   call->on_late = task.on_late;
   stats_.escalated.fetch_add(chosen.size());
   stats_.calls.fetch_add(1);
