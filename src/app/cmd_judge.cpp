@@ -2,6 +2,7 @@
 // JSON line per signal) and `nunchi eval` (measure a judge on a labeled set).
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
@@ -57,11 +58,16 @@ int RunJudge(const std::string& input, const JudgeOptions& jo) {
   return failures == 0 ? 0 : 3;
 }
 
-int RunEval(const std::string& data, const JudgeOptions& jo, bool json) {
-  auto bundles = ReadFile(data);
-  if (!bundles.ok()) {
-    std::cerr << "nunchi eval: " << bundles.status().ToString() << "\n";
-    return 1;
+int RunEval(const std::vector<std::string>& data, const JudgeOptions& jo, bool json,
+            const std::string& compare) {
+  std::string old_json;
+  if (!compare.empty()) {
+    std::ifstream in(compare);
+    if (!in) {
+      std::cerr << "nunchi eval: cannot open " << compare << "\n";
+      return 1;
+    }
+    old_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   MetricsRegistry metrics;
   auto chain = MakeJudgeChain(jo, &metrics);
@@ -69,8 +75,26 @@ int RunEval(const std::string& data, const JudgeOptions& jo, bool json) {
     std::cerr << "nunchi eval: " << chain.status().ToString() << "\n";
     return 1;
   }
-  judges::EvalReport report = judges::Evaluate((*chain)->judge(), *bundles);
-  std::cout << (json ? judges::EvalReportJson(report) : judges::EvalReportText(report)) << "\n";
+  std::vector<std::pair<std::string, judges::EvalReport>> files;
+  for (const std::string& path : data) {
+    auto bundles = ReadFile(path);
+    if (!bundles.ok()) {
+      std::cerr << "nunchi eval: " << path << ": " << bundles.status().ToString() << "\n";
+      return 1;
+    }
+    files.emplace_back(path, judges::Evaluate((*chain)->judge(), *bundles));
+  }
+  judges::MultiEval m = judges::MakeMultiEval(std::move(files));
+  if (!compare.empty()) {
+    auto diff = judges::CompareEvalJson(old_json, judges::MultiEvalJson(m));
+    if (!diff.ok()) {
+      std::cerr << "nunchi eval: " << compare << ": " << diff.status().ToString() << "\n";
+      return 1;
+    }
+    std::cout << *diff;
+    return 0;
+  }
+  std::cout << (json ? judges::MultiEvalJson(m) : judges::MultiEvalText(m)) << "\n";
   return 0;
 }
 
@@ -92,16 +116,24 @@ void AddJudgeCommand(CLI::App& app) {
 
 void AddEvalCommand(CLI::App& app) {
   struct Opts {
-    std::string data;
+    std::vector<std::string> data;
     bool json = false;
+    std::string compare;
     JudgeOptions judge;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand("eval", "Measure a judge on a labeled set of post bundles");
-  cmd->add_option("--data", o->data, "Labeled bundles as JSON lines")->required();
-  cmd->add_flag("--json", o->json, "Print machine-readable JSON");
+  CLI::App* cmd = app.add_subcommand(
+      "eval", "Measure a judge on labeled sets of post bundles (per file and pooled)");
+  cmd->add_option("--data", o->data,
+                  "Labeled bundles as JSON lines; repeat for several files (figures per file "
+                  "and pooled)")
+      ->required();
+  cmd->add_flag("--json", o->json, "Print machine-readable JSON (every signal's judgment too)");
+  cmd->add_option("--compare", o->compare,
+                  "OLD.json from an earlier --json run: print each figure's difference and the "
+                  "signals whose judgment changed");
   AddJudgeFlags(cmd, &o->judge);
-  cmd->callback([o] { throw CLI::RuntimeError(RunEval(o->data, o->judge, o->json)); });
+  cmd->callback([o] { throw CLI::RuntimeError(RunEval(o->data, o->judge, o->json, o->compare)); });
 }
 
 }  // namespace nunchi

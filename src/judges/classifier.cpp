@@ -1,5 +1,6 @@
 #include "judges/classifier.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "judges/features.h"
@@ -8,6 +9,10 @@ namespace nunchi::judges {
 namespace {
 
 float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+float Logit(float p) {
+  p = std::clamp(p, 1e-4f, 1.0f - 1e-4f);
+  return std::log(p / (1.0f - p));
+}
 
 }  // namespace
 
@@ -18,6 +23,8 @@ Classifier::Classifier(const ModelView& view) {
   model_.idf.assign(view.idf.begin(), view.idf.end());
   model_.weights.assign(view.weights.begin(), view.weights.end());
   for (size_t k = 0; k < kColumns && k < view.bias.size(); ++k) model_.bias[k] = view.bias[k];
+  model_.features = view.features;
+  model_.calibration = view.calibration;
   BuildIndex();
 }
 
@@ -28,7 +35,7 @@ void Classifier::BuildIndex() {
 }
 
 ClassifierPrediction Classifier::Predict(std::string_view text) const {
-  auto counts = CountFeatures(text);
+  auto counts = CountFeatures(text, model_.features);
   std::array<float, kColumns> score = model_.bias;
   // Sublinear TF times IDF, L2-normalised; unseen features carry no weight.
   float norm2 = 0;
@@ -65,6 +72,15 @@ ClassifierPrediction Classifier::Predict(std::string_view text) const {
   pick(kCauseCol, kAllCauses.size(), &bc, &p.p_cause);
   p.level = kAllLevels[bl];
   p.cause = kAllCauses[bc];
+  p.rel_score = score[0];
+  const Calibration& cal = model_.calibration;
+  if (cal.fitted) {
+    p.cal_relevant = Sigmoid(cal.rel_a * score[0] + cal.rel_b);
+    p.cal_level = Sigmoid(cal.lvl_a * Logit(p.p_level) + cal.lvl_b);
+  } else {
+    p.cal_relevant = p.p_relevant;
+    p.cal_level = p.p_level;
+  }
   return p;
 }
 

@@ -11,6 +11,7 @@
 
 #include "judges/classifier.h"
 #include "judges/features.h"
+#include "judges/rules.h"
 
 namespace nunchi::judges {
 namespace {
@@ -32,8 +33,8 @@ struct Vectorized {
 
 // Trains one head; writes its class columns (class value -> column) into model.
 Status TrainHead(const Vectorized& vec, const std::vector<size_t>& which, const std::vector<int>& y,
-                 double c, int n_features, const std::vector<std::pair<int, size_t>>& class_to_col,
-                 ClassifierModel* model) {
+                 double c, bool balanced, int n_features,
+                 const std::vector<std::pair<int, size_t>>& class_to_col, ClassifierModel* model) {
   std::map<int, int> seen;
   for (size_t i : which) seen[y[i]]++;
   if (seen.size() < 2) return Status(ErrorCode::kInvalidArgument, "a head needs two classes");
@@ -53,6 +54,17 @@ Status TrainHead(const Vectorized& vec, const std::vector<size_t>& which, const 
   param.solver_type = L2R_LR_DUAL;
   param.eps = 0.01;
   param.C = c;
+  std::vector<int> weight_label;
+  std::vector<double> weight;
+  if (balanced) {  // n / (k * n_c): every class weighs as much in total
+    for (auto [cls, n] : seen) {
+      weight_label.push_back(cls);
+      weight.push_back(static_cast<double>(which.size()) / (seen.size() * static_cast<double>(n)));
+    }
+    param.nr_weight = static_cast<int>(weight.size());
+    param.weight_label = weight_label.data();
+    param.weight = weight.data();
+  }
   if (const char* err = check_parameter(&prob, &param)) return Status(ErrorCode::kInternal, err);
   struct model* m = train(&prob, &param);
   for (auto [cls, col] : class_to_col) {
@@ -74,17 +86,27 @@ Status TrainHead(const Vectorized& vec, const std::vector<size_t>& which, const 
 
 }  // namespace
 
-Result<ClassifierModel> TrainClassifier(const std::vector<TrainExample>& examples,
+Result<ClassifierModel> TrainClassifier(const std::vector<TrainExample>& given,
                                         const TrainOptions& options) {
   set_print_string_function(&Quiet);
+  // Written examples weigh written_weight times (liblinear 2.3 has no instance weights:
+  // they are repeated).
+  std::vector<TrainExample> repeated;
+  int repeat = std::max(1, static_cast<int>(std::lround(options.written_weight)));
+  if (repeat > 1) {
+    for (const auto& ex : given)
+      for (int k = 0; k < (ex.group >= 0 ? repeat : 1); ++k) repeated.push_back(ex);
+  }
+  const std::vector<TrainExample>& examples = repeat > 1 ? repeated : given;
   // Document frequencies over the hashed ids; compact index = rank of the id.
   std::vector<std::vector<std::pair<uint32_t, float>>> counts;
   std::map<uint32_t, int> df;
   for (const auto& ex : examples) {
-    counts.push_back(CountFeatures(ex.text));
+    counts.push_back(CountFeatures(ex.text, options.features));
     for (auto [id, n] : counts.back()) df[id]++;
   }
   ClassifierModel model;
+  model.features = options.features;
   std::unordered_map<uint32_t, int> compact;
   for (auto [id, n] : df) {
     compact[id] = static_cast<int>(model.feature_ids.size()) + 1;
@@ -130,21 +152,23 @@ Result<ClassifierModel> TrainClassifier(const std::vector<TrainExample>& example
   for (size_t k = 0; k < kAllCauses.size(); ++k)
     cause_cols.emplace_back(static_cast<int>(k), kCauseCol + k);
 
-  if (Status s = TrainHead(vec, all, y_rel, options.c_relevance, n_features, rel_cols, &model);
+  if (Status s = TrainHead(vec, all, y_rel, options.c_relevance, options.balanced, n_features,
+                           rel_cols, &model);
       !s.ok())
     return s;
-  if (Status s =
-          TrainHead(vec, level_rows, y_level, options.c_level, n_features, level_cols, &model);
+  if (Status s = TrainHead(vec, level_rows, y_level, options.c_level, options.balanced, n_features,
+                           level_cols, &model);
       !s.ok())
     return s;
-  if (Status s =
-          TrainHead(vec, cause_rows, y_cause, options.c_cause, n_features, cause_cols, &model);
+  if (Status s = TrainHead(vec, cause_rows, y_cause, options.c_cause, options.balanced, n_features,
+                           cause_cols, &model);
       !s.ok())
     return s;
 
   // Drop features that carry no weight anywhere.
   ClassifierModel pruned;
   pruned.bias = model.bias;
+  pruned.features = model.features;
   for (size_t i = 0; i < model.feature_ids.size(); ++i) {
     const float* w = &model.weights[i * kColumns];
     float top = 0;
@@ -157,11 +181,170 @@ Result<ClassifierModel> TrainClassifier(const std::vector<TrainExample>& example
   return pruned;
 }
 
+std::vector<TrainExample> TrainingExamples(const std::vector<LabeledBundle>& bundles, int group) {
+  static const Rules rules;
+  std::vector<TrainExample> examples;
+  for (const auto& b : bundles) {
+    for (size_t i = 0; i < b.bundle.size(); ++i) {
+      if (i >= b.labels.size() || !b.labels[i]) continue;
+      const std::string& text = b.bundle.at(i).text;
+      if (i > 0 && rules.IsAgreementReply(text)) continue;
+      TrainExample ex;
+      ex.text = text;
+      ex.relevance = b.labels[i]->relevance;
+      ex.level = b.labels[i]->level;
+      ex.cause = b.labels[i]->cause;
+      ex.group = group;
+      if (i > 0 && ex.cause != Cause::kNone)
+        ex.train_cause = rules.DetectCause(text, nullptr) != Cause::kNone;
+      examples.push_back(std::move(ex));
+    }
+  }
+  return examples;
+}
+
+Result<TrainOptions> VariantOptions(std::string_view name) {
+  TrainOptions o;
+  if (name == "base") return o;  // character 1-3-grams and words, as before issue 13
+  if (name == "bigram") {        // character 1-4-grams, words and word bigrams
+    o.features.char_max = 4;
+    o.features.word_bigrams = true;
+    return o;
+  }
+  if (name == "balanced") {  // base features, class weights inverse to frequency
+    o.balanced = true;
+    return o;
+  }
+  if (name == "written2") {  // base features, written examples weigh twice the generated
+    o.written_weight = 2;
+    return o;
+  }
+  if (name == "bigram-written2") {
+    o.features.char_max = 4;
+    o.features.word_bigrams = true;
+    o.written_weight = 2;
+    return o;
+  }
+  return Status(ErrorCode::kNotFound, "unknown classifier variant " + std::string(name));
+}
+
+std::vector<std::string> VariantNames() {
+  return {"base", "bigram", "balanced", "written2", "bigram-written2"};
+}
+
+std::pair<float, float> FitPlatt(const std::vector<float>& scores,
+                                 const std::vector<bool>& outcomes) {
+  // Newton's method with backtracking, after Lin, Lin and Weng (2007), "A note on
+  // Platt's probabilistic outputs for support vector machines".
+  const size_t n = scores.size();
+  double pos = 0;
+  for (bool o : outcomes) pos += o;
+  double neg = static_cast<double>(n) - pos;
+  if (n == 0 || pos == 0 || neg == 0) return {1.0f, 0.0f};
+  const double hi = (pos + 1) / (pos + 2), lo = 1 / (neg + 2);
+  std::vector<double> t(n);
+  for (size_t i = 0; i < n; ++i) t[i] = outcomes[i] ? hi : lo;
+  // Platt's parameterisation is P = 1 / (1 + exp(A s + B)); we return a = -A, b = -B.
+  double A = 0, B = std::log((neg + 1) / (pos + 1));
+  auto objective = [&](double a, double b) {
+    double f = 0;
+    for (size_t i = 0; i < n; ++i) {
+      double fa = scores[i] * a + b;
+      f += fa >= 0 ? t[i] * fa + std::log1p(std::exp(-fa))
+                   : (t[i] - 1) * fa + std::log1p(std::exp(fa));
+    }
+    return f;
+  };
+  double f = objective(A, B);
+  for (int it = 0; it < 100; ++it) {
+    double h11 = 1e-12, h22 = 1e-12, h21 = 0, g1 = 0, g2 = 0;
+    for (size_t i = 0; i < n; ++i) {
+      double fa = scores[i] * A + B;
+      double p = fa >= 0 ? std::exp(-fa) / (1 + std::exp(-fa)) : 1 / (1 + std::exp(fa));
+      double q = 1 - p, d2 = p * q, d1 = t[i] - p;
+      h11 += scores[i] * scores[i] * d2;
+      h22 += d2;
+      h21 += scores[i] * d2;
+      g1 += scores[i] * d1;
+      g2 += d1;
+    }
+    if (std::fabs(g1) < 1e-5 && std::fabs(g2) < 1e-5) break;
+    double det = h11 * h22 - h21 * h21;
+    double dA = -(h22 * g1 - h21 * g2) / det, dB = -(-h21 * g1 + h11 * g2) / det;
+    double gd = g1 * dA + g2 * dB, step = 1;
+    bool moved = false;
+    while (step >= 1e-10) {
+      double na = A + step * dA, nb = B + step * dB, nf = objective(na, nb);
+      if (nf < f + 1e-4 * step * gd) {
+        A = na, B = nb, f = nf, moved = true;
+        break;
+      }
+      step /= 2;
+    }
+    if (!moved) break;
+  }
+  return {static_cast<float>(-A), static_cast<float>(-B)};
+}
+
+Result<ClassifierModel> TrainCalibrated(const std::vector<TrainExample>& examples,
+                                        const TrainOptions& options, int folds) {
+  auto full = TrainClassifier(examples, options);
+  if (!full.ok()) return full.status();
+  std::map<int, int> writers;
+  for (const auto& ex : examples)
+    if (ex.group >= 0) writers[ex.group]++;
+  const bool by_writer = static_cast<int>(writers.size()) >= folds;
+  std::vector<int> fold_of(examples.size(), -1);
+  for (size_t i = 0; i < examples.size(); ++i) {
+    if (by_writer) {
+      fold_of[i] = examples[i].group >= 0 ? examples[i].group % folds : -1;
+    } else {
+      fold_of[i] = static_cast<int>(i % static_cast<size_t>(folds));
+    }
+  }
+  const bool written_only = !writers.empty();
+  std::vector<float> rel_s, lvl_s;
+  std::vector<bool> rel_y, lvl_y;
+  for (int f = 0; f < folds; ++f) {
+    std::vector<TrainExample> train;
+    std::vector<size_t> held;
+    for (size_t i = 0; i < examples.size(); ++i) {
+      if (fold_of[i] == f) {
+        held.push_back(i);
+      } else {
+        train.push_back(examples[i]);
+      }
+    }
+    if (held.empty()) continue;
+    auto m = TrainClassifier(train, options);
+    if (!m.ok()) continue;  // a fold without two classes in some head adds nothing
+    Classifier c(std::move(m).value());
+    for (size_t i : held) {
+      const TrainExample& ex = examples[i];
+      if (written_only && ex.group < 0) continue;
+      ClassifierPrediction p = c.Predict(ex.text);
+      bool rel = ex.relevance == Relevance::kRelevant;
+      rel_s.push_back(p.rel_score);
+      rel_y.push_back(rel);
+      if (rel && ex.train_level) {
+        float sh = std::clamp(p.p_level, 1e-4f, 1.0f - 1e-4f);
+        lvl_s.push_back(std::log(sh / (1 - sh)));
+        lvl_y.push_back(p.level == ex.level);
+      }
+    }
+  }
+  ClassifierModel model = std::move(full).value();
+  auto [ra, rb] = FitPlatt(rel_s, rel_y);
+  auto [la, lb] = FitPlatt(lvl_s, lvl_y);
+  model.calibration = {ra, rb, la, lb, !rel_s.empty() && !lvl_s.empty()};
+  return model;
+}
+
 std::string ModelToCpp(const ClassifierModel& model) {
   std::string out;
   out.reserve(model.weights.size() * 12 + model.feature_ids.size() * 20);
   out +=
-      "// Generated by nunchi_train_classifier from data/train/congestion-train.jsonl. Do not "
+      "// Generated by nunchi_train_classifier from data/train/. Do not "
       "edit.\n#include \"judges/classifier.h\"\n\nnamespace nunchi::judges {\nnamespace {\n";
   char buf[48];
   auto floats = [&](const char* name, const float* v, size_t n) {
@@ -185,9 +368,17 @@ std::string ModelToCpp(const ClassifierModel& model) {
   floats("kIdf", model.idf.data(), model.idf.size());
   floats("kWeights", model.weights.data(), model.weights.size());
   floats("kBias", model.bias.data(), model.bias.size());
-  out +=
-      "}  // namespace\n\nModelView EmbeddedClassifierModel() {\n  return {kIds, kIdf, kWeights, "
-      "kBias};\n}\n\n}  // namespace nunchi::judges\n";
+  const Calibration& c = model.calibration;
+  char tail[512];
+  std::snprintf(tail, sizeof tail,
+                "}  // namespace\n\nModelView EmbeddedClassifierModel() {\n  return {kIds, kIdf, "
+                "kWeights, kBias, FeatureConfig{%d, %s},\n          Calibration{%.9g, %.9g, %.9g, "
+                "%.9g, %s}};\n}\n\n}  // namespace nunchi::judges\n",
+                model.features.char_max, model.features.word_bigrams ? "true" : "false",
+                static_cast<double>(c.rel_a), static_cast<double>(c.rel_b),
+                static_cast<double>(c.lvl_a), static_cast<double>(c.lvl_b),
+                c.fitted ? "true" : "false");
+  out += tail;
   return out;
 }
 

@@ -29,6 +29,104 @@ DefaultJudge::DefaultJudge(std::shared_ptr<const Classifier> classifier,
                            DefaultJudgeOptions options)
     : options_(options), classifier_(std::move(classifier)), prefilter_(new Prefilter()) {}
 
+namespace {
+
+// A rule pass's measured confidence in one field; the verdict's overall confidence when
+// the pass does not say (rules before the per-pass measurement).
+double RuleConfidence(float field, float overall) { return field > 0 ? field : overall; }
+
+}  // namespace
+
+Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, size_t i,
+                              bool event_spot) const {
+  using Mode = DefaultJudgeOptions::Mode;
+  Judgment j;
+  RuleVerdict v;
+  if (options_.mode != Mode::kClassifierOnly) v = rules_.Analyze(text, ctx);
+  if (options_.mode == Mode::kRulesOnly) {
+    j = v.decided ? std::move(v.judgment) : Judgment{};
+    j.relevance_confidence = v.decided ? RuleConfidence(v.relevance_confidence, v.confidence) : 0.5;
+    j.level_confidence = j.relevance == Relevance::kIrrelevant
+                             ? 1.0
+                             : RuleConfidence(v.level_confidence, v.confidence);
+    Stamp(&j, "rules");
+    return j;
+  }
+  const ClassifierPrediction p = classifier_->Predict(text);
+  const double clf_rel = p.cal_relevant;  // calibrated P(RELEVANT)
+  const double rule_rel_conf = RuleConfidence(v.relevance_confidence, v.confidence);
+  const double rule_lvl_conf = RuleConfidence(v.level_confidence, v.confidence);
+  const bool rule_says_rel = v.decided && v.judgment.relevance == Relevance::kRelevant;
+  // The classifier's confidence that the rules' relevance is wrong.
+  const double clf_against = v.decided ? (rule_says_rel ? 1 - clf_rel : clf_rel) : 0;
+  const bool overruled = v.decided && v.reason != "injection" && v.pass != "injection" &&
+                         clf_against >= options_.relevance_override && clf_against > rule_rel_conf;
+  bool rules_decide = false;
+  if (v.decided && !overruled) {
+    if (v.confidence >= options_.rules_min_confidence) {
+      rules_decide = true;
+    } else if (p.p_relevant > 0.3f && p.p_relevant < 0.7f) {
+      rules_decide = true;  // both unsure: the rules' reading of the words wins
+    }
+  }
+  if (rules_decide) {
+    j = std::move(v.judgment);
+    j.relevance_confidence = rule_rel_conf;
+    if (j.relevance == Relevance::kIrrelevant) {
+      j.level_confidence = 1.0;
+    } else if (p.level != j.level && p.cal_level >= options_.level_override &&
+               p.cal_level > rule_lvl_conf && clf_rel >= 0.5) {
+      // The rules' relevance holds but the classifier is surer of another level.
+      j.level = p.level;
+      j.level_confidence = p.cal_level;
+      j.cause_text = MakeCauseText(j.relevance, j.level, j.cause, v.cause_key, v.wait);
+    } else {
+      j.level_confidence = rule_lvl_conf;
+    }
+    Stamp(&j, "rules");
+    return j;
+  }
+  bool relevant =
+      p.p_relevant >= (p.level == Level::kUnknown ? options_.classifier_min_relevant_unknown
+                                                  : options_.classifier_min_relevant);
+  if (overruled) relevant = !rule_says_rel;
+  if (!relevant) {
+    j.relevance = Relevance::kIrrelevant;
+    j.relevance_confidence = 1 - clf_rel;
+    j.level_confidence = 1.0;
+    Stamp(&j, "classifier");
+    return j;
+  }
+  j.relevance = Relevance::kRelevant;
+  j.relevance_confidence = clf_rel;
+  if (rule_says_rel && !(p.level != v.judgment.level && p.cal_level >= options_.level_override &&
+                         p.cal_level > rule_lvl_conf)) {
+    j.level = v.judgment.level;
+    j.level_confidence = rule_lvl_conf;
+  } else {
+    j.level = p.level;
+    j.level_confidence = p.cal_level;
+  }
+  bool busy = j.level == Level::kMedium || j.level == Level::kHigh;
+  std::string key;
+  Cause words = rules_.DetectCause(text, &key);
+  if (words != Cause::kNone && (busy || words == Cause::kWeather)) {
+    j.cause = words;
+  } else if (p.cause != Cause::kNone && p.p_cause >= options_.classifier_min_cause &&
+             (busy || p.cause == Cause::kWeather)) {
+    j.cause = p.cause;
+    key.clear();
+  } else if (busy && i > 0 && ctx.post_cause != Cause::kNone) {
+    j.cause = ctx.post_cause;
+    key = ctx.post_cause_key;
+  } else if (busy && event_spot) {
+    j.cause = Cause::kEvent;
+  }
+  j.cause_text = MakeCauseText(j.relevance, j.level, j.cause, key, v.wait);
+  Stamp(&j, "classifier");
+  return j;
+}
+
 JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
   JudgeOutput out;
   out.reserve(task.targets.size());
@@ -49,51 +147,10 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
     if (prefilter_->IsNoise(text)) {
       j = PrefilterJudgment();
       j.model = std::string(kDefaultJudgeVersion);
+      j.relevance_confidence = kPrefilterConfidence;
+      j.level_confidence = 1.0;
     } else {
-      using Mode = DefaultJudgeOptions::Mode;
-      RuleVerdict v;
-      if (options_.mode != Mode::kClassifierOnly) v = rules_.Analyze(text, ctx);
-      if (options_.mode == Mode::kRulesOnly) {
-        j = v.decided ? std::move(v.judgment) : Judgment{};
-        Stamp(&j, "rules");
-      } else if (v.decided && v.confidence >= options_.rules_min_confidence) {
-        j = std::move(v.judgment);
-        Stamp(&j, "rules");
-      } else {
-        ClassifierPrediction p = classifier_->Predict(text);
-        bool relevant =
-            p.p_relevant >= (p.level == Level::kUnknown ? options_.classifier_min_relevant_unknown
-                                                        : options_.classifier_min_relevant);
-        if (v.decided && p.p_relevant > 0.3f && p.p_relevant < 0.7f) {
-          // Both unsure: the rules' reading of the words wins.
-          j = std::move(v.judgment);
-          Stamp(&j, "rules");
-        } else if (!relevant) {
-          j.relevance = Relevance::kIrrelevant;
-          Stamp(&j, "classifier");
-        } else {
-          j.relevance = Relevance::kRelevant;
-          j.level = v.decided && v.judgment.relevance == Relevance::kRelevant ? v.judgment.level
-                                                                              : p.level;
-          bool busy = j.level == Level::kMedium || j.level == Level::kHigh;
-          std::string key;
-          Cause words = rules_.DetectCause(text, &key);
-          if (words != Cause::kNone && (busy || words == Cause::kWeather)) {
-            j.cause = words;
-          } else if (p.cause != Cause::kNone && p.p_cause >= options_.classifier_min_cause &&
-                     (busy || p.cause == Cause::kWeather)) {
-            j.cause = p.cause;
-            key.clear();
-          } else if (busy && i > 0 && ctx.post_cause != Cause::kNone) {
-            j.cause = ctx.post_cause;
-            key = ctx.post_cause_key;
-          } else if (busy && event_spot) {
-            j.cause = Cause::kEvent;
-          }
-          j.cause_text = MakeCauseText(j.relevance, j.level, j.cause, key, v.wait);
-          Stamp(&j, "classifier");
-        }
-      }
+      j = Decide(text, ctx, i, event_spot);
     }
     if (i == 0) {
       // The bundle's context cause: the post's own, else the words of the post, else the venue.

@@ -1,9 +1,14 @@
 // DefaultJudge: the embedded judge that needs no model file. Per signal:
-// prefilter (noise) -> Korean rules (answer when confident: injection, wait
-// times, negation, replies ...) -> the embedded classifier. Replies are
-// resolved against the judgment of the signal before them, so the whole
-// bundle up to the last target is judged in order. Every judgment records
-// which component answered ("prefilter", "rules", "classifier").
+// prefilter (noise) -> Korean rules (a verdict with a measured confidence
+// per field: injection, wait times, negation, replies ...) and the embedded
+// classifier (calibrated confidence per field); relevance and level are
+// decided field by field by these confidences, so a rule that fires on a
+// pattern it was not written for does not outvote a confident classifier
+// (the injection pass always holds). Replies are resolved against the
+// judgment of the signal before them, so the whole bundle up to the last
+// target is judged in order. Every judgment records which component decided
+// its relevance ("prefilter", "rules", "classifier") and carries
+// relevance_confidence and level_confidence (docs/quality.md).
 // Immutable after construction; JudgeBundle() is safe from any thread.
 #pragma once
 
@@ -28,7 +33,16 @@ struct DefaultJudgeOptions {
   // With no word the rules know, the classifier must be this sure a text is a report.
   float classifier_min_relevant = 0.6f;
   float classifier_min_relevant_unknown = 0.8f;  // ... and this sure when it cannot tell the level
+  // The classifier overrules a rule's relevance when its calibrated confidence in the
+  // other answer is at least this and above the rule pass's measured confidence
+  // (values above 1 turn overruling off). Likewise for the level, with level_override.
+  float relevance_override = 0.9f;
+  float level_override = 0.9f;
 };
+
+// The prefilter's relevance confidence: the share of prefiltered signals labeled
+// IRRELEVANT, measured on the training data (docs/quality.md).
+inline constexpr double kPrefilterConfidence = 0.995;
 
 class DefaultJudge : public Judge {
  public:
@@ -43,6 +57,9 @@ class DefaultJudge : public Judge {
   const Prefilter& prefilter() const { return *prefilter_; }
 
  private:
+  // The judgment of one signal that is not noise.
+  Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot) const;
+
   DefaultJudgeOptions options_;
   std::shared_ptr<const Classifier> classifier_;
   std::unique_ptr<Prefilter> prefilter_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -51,7 +52,84 @@ std::string Describe(const Judgment& j) {
          std::string(ToString(j.cause));
 }
 
+CalibrationStats Calibrate(std::vector<std::pair<double, bool>> v) {
+  CalibrationStats c;
+  c.n = v.size();
+  if (v.empty()) return c;
+  std::sort(v.begin(), v.end());
+  std::array<double, 10> bin_conf{}, bin_ok{};
+  std::array<size_t, 10> bin_n{};
+  double sum_conf = 0, sum_ok = 0;
+  for (auto [conf, ok] : v) {
+    size_t b = std::min<size_t>(9, static_cast<size_t>(std::max(0.0, conf) * 10));
+    bin_conf[b] += conf, bin_ok[b] += ok, bin_n[b]++;
+    sum_conf += conf, sum_ok += ok;
+  }
+  for (size_t b = 0; b < 10; ++b)
+    if (bin_n[b]) c.ece += std::fabs(bin_conf[b] - bin_ok[b]) / static_cast<double>(c.n);
+  c.mean_confidence = sum_conf / c.n;
+  c.accuracy = sum_ok / c.n;
+  size_t parts = std::min<size_t>(10, v.size());
+  for (size_t d = 0; d < parts; ++d) {
+    size_t lo = d * v.size() / parts, hi = (d + 1) * v.size() / parts;
+    CalibrationStats::Decile dec;
+    dec.n = hi - lo;
+    dec.min_confidence = v[lo].first;
+    dec.max_confidence = v[hi - 1].first;
+    double s = 0;
+    for (size_t k = lo; k < hi; ++k) s += v[k].first, dec.correct += v[k].second;
+    dec.mean_confidence = s / dec.n;
+    c.deciles.push_back(dec);
+  }
+  return c;
+}
+
+bool Measured(double c) { return c >= 0; }
+
+// Ratios, calibration; everything derived from the counts and cases.
+void Finish(EvalReport& r, const std::array<std::array<size_t, 2>, 2>& rel_conf) {
+  r.relevance_accuracy = Ratio(r.relevance_correct, r.signals);
+  r.relevance_macro_f1 = MacroF1(rel_conf);
+  r.level_accuracy_on_relevant = Ratio(r.level_correct_on_relevant, r.relevant_signals);
+  r.level_macro_f1 = MacroF1(r.level_confusion);
+  r.cause_accuracy_on_relevant = Ratio(r.cause_correct_on_relevant, r.relevant_signals);
+  r.signals_per_second = r.seconds > 0 ? r.judged_signals / r.seconds : 0;
+  std::vector<std::pair<double, bool>> rel, lvl, joint;
+  for (const auto& c : r.cases) {
+    const Judgment& j = c.judged;
+    bool lrel = c.label.relevance == Relevance::kRelevant,
+         jrel = j.relevance == Relevance::kRelevant;
+    if (Measured(j.relevance_confidence)) rel.emplace_back(j.relevance_confidence, lrel == jrel);
+    if (lrel && jrel && Measured(j.level_confidence))
+      lvl.emplace_back(j.level_confidence, j.level == c.label.level);
+    if (auto jc = JointConfidence(j)) joint.emplace_back(*jc, JointCorrect(c.label, j));
+  }
+  r.relevance_calibration = Calibrate(std::move(rel));
+  r.level_calibration = Calibrate(std::move(lvl));
+  r.joint_calibration = Calibrate(std::move(joint));
+}
+
+std::array<std::array<size_t, 2>, 2> RelevanceConfusion(const std::vector<EvalCase>& cases) {
+  std::array<std::array<size_t, 2>, 2> m{};
+  for (const auto& c : cases)
+    m[c.label.relevance == Relevance::kRelevant ? 0 : 1]
+     [c.judged.relevance == Relevance::kRelevant ? 0 : 1]++;
+  return m;
+}
+
 }  // namespace
+
+std::optional<double> JointConfidence(const Judgment& j) {
+  if (!Measured(j.relevance_confidence)) return std::nullopt;
+  if (j.relevance != Relevance::kRelevant) return j.relevance_confidence;
+  if (!Measured(j.level_confidence)) return std::nullopt;
+  return j.relevance_confidence * j.level_confidence;
+}
+
+bool JointCorrect(const SignalLabel& label, const Judgment& j) {
+  bool lrel = label.relevance == Relevance::kRelevant, jrel = j.relevance == Relevance::kRelevant;
+  return lrel == jrel && (!lrel || j.level == label.level);
+}
 
 EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, TimeMs analyzed_at) {
   EvalReport r;
@@ -82,6 +160,7 @@ EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, Tim
       if (i >= b.labels.size() || !b.labels[i]) continue;
       const SignalLabel& l = *b.labels[i];
       EvalCase ec{b.bundle.at(i).signal_id, b.bundle.at(i).text, l, j};
+      r.cases.push_back(ec);
       ++r.signals;
       bool lrel = l.relevance == Relevance::kRelevant, jrel = j.relevance == Relevance::kRelevant;
       rel_conf[lrel ? 0 : 1][jrel ? 0 : 1]++;
@@ -106,16 +185,82 @@ EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, Tim
       }
     }
   }
-  r.relevance_accuracy = Ratio(r.relevance_correct, r.signals);
-  r.relevance_macro_f1 = MacroF1(rel_conf);
-  r.level_accuracy_on_relevant = Ratio(r.level_correct_on_relevant, r.relevant_signals);
-  r.level_macro_f1 = MacroF1(r.level_confusion);
-  r.cause_accuracy_on_relevant = Ratio(r.cause_correct_on_relevant, r.relevant_signals);
   r.seconds = seconds;
-  size_t judged = 0;
-  for (const auto& b : bundles) judged += b.bundle.size();
-  r.signals_per_second = seconds > 0 ? judged / seconds : 0;
+  for (const auto& b : bundles) r.judged_signals += b.bundle.size();
+  Finish(r, rel_conf);
   return r;
+}
+
+EvalReport PoolReports(const std::vector<EvalReport>& reports) {
+  EvalReport p;
+  for (const auto& r : reports) {
+    p.bundles += r.bundles;
+    p.signals += r.signals;
+    p.failed += r.failed;
+    p.relevance_correct += r.relevance_correct;
+    p.relevant_signals += r.relevant_signals;
+    p.level_correct_on_relevant += r.level_correct_on_relevant;
+    for (size_t a = 0; a < 4; ++a)
+      for (size_t b = 0; b < 4; ++b) p.level_confusion[a][b] += r.level_confusion[a][b];
+    p.high_judged_low += r.high_judged_low;
+    p.cause_correct_on_relevant += r.cause_correct_on_relevant;
+    p.prefilter_removed += r.prefilter_removed;
+    p.prefilter_false_exclusions += r.prefilter_false_exclusions;
+    p.injections.insert(p.injections.end(), r.injections.begin(), r.injections.end());
+    p.injections_judged_irrelevant += r.injections_judged_irrelevant;
+    for (const auto& [who, n] : r.answered_by) p.answered_by[who] += n;
+    p.seconds += r.seconds;
+    p.judged_signals += r.judged_signals;
+    p.mistakes.insert(p.mistakes.end(), r.mistakes.begin(), r.mistakes.end());
+    p.cause_mistakes.insert(p.cause_mistakes.end(), r.cause_mistakes.begin(),
+                            r.cause_mistakes.end());
+    p.cases.insert(p.cases.end(), r.cases.begin(), r.cases.end());
+  }
+  Finish(p, RelevanceConfusion(p.cases));
+  return p;
+}
+
+std::optional<double> ConfidenceThreshold(const std::vector<EvalCase>& cases, double target) {
+  std::vector<std::pair<double, bool>> v;
+  for (const auto& c : cases)
+    if (auto jc = JointConfidence(c.judged)) v.emplace_back(*jc, JointCorrect(c.label, c.judged));
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::optional<double> best;
+  size_t n = 0, ok = 0;
+  for (size_t k = 0; k < v.size(); ++k) {
+    ++n, ok += v[k].second;
+    bool last_of_value = k + 1 == v.size() || v[k + 1].first < v[k].first;
+    if (last_of_value && static_cast<double>(ok) >= target * static_cast<double>(n))
+      best = v[k].first;
+  }
+  return best;
+}
+
+AboveThreshold ShareAbove(const std::vector<EvalCase>& cases, std::optional<double> threshold) {
+  AboveThreshold a;
+  a.n = cases.size();
+  if (threshold) {
+    for (const auto& c : cases) {
+      auto jc = JointConfidence(c.judged);
+      if (!jc || *jc < *threshold) continue;
+      ++a.above;
+      a.correct_above += JointCorrect(c.label, c.judged);
+    }
+  }
+  a.share = Ratio(a.above, a.n);
+  a.accuracy = Ratio(a.correct_above, a.above);
+  return a;
+}
+
+MultiEval MakeMultiEval(std::vector<std::pair<std::string, EvalReport>> files, double target) {
+  MultiEval m;
+  m.target = target;
+  std::vector<EvalReport> all;
+  for (const auto& [path, r] : files) all.push_back(r);
+  m.pooled = PoolReports(all);
+  m.files = std::move(files);
+  m.threshold = ConfidenceThreshold(m.pooled.cases, target);
+  return m;
 }
 
 std::string EvalReportText(const EvalReport& r, size_t max_mistakes) {
@@ -152,6 +297,24 @@ std::string EvalReportText(const EvalReport& r, size_t max_mistakes) {
          r.level_confusion[a][0], r.level_confusion[a][1], r.level_confusion[a][2],
          r.level_confusion[a][3]);
   }
+  auto calib = [&](const char* what, const CalibrationStats& c) {
+    if (c.n == 0) {
+      s += std::string("confidence (") + what + "): not measured\n";
+      return;
+    }
+    line("confidence (%s): %zu signals, mean %.3f, accuracy %.3f, ECE %.3f", what, c.n,
+         c.mean_confidence, c.accuracy, c.ece);
+    s += "  accuracy per decile:";
+    for (const auto& d : c.deciles) {
+      std::snprintf(buf, sizeof buf, " [%.2f-%.2f] %.0f%%", d.min_confidence, d.max_confidence,
+                    100.0 * Ratio(d.correct, d.n));
+      s += buf;
+    }
+    s += "\n";
+  };
+  calib("relevance", r.relevance_calibration);
+  calib("level", r.level_calibration);
+  calib("joint", r.joint_calibration);
   s += "answered by:";
   for (const auto& [who, n] : r.answered_by) s += " " + who + "=" + std::to_string(n);
   s += "\n";
@@ -177,7 +340,25 @@ std::string EvalReportText(const EvalReport& r, size_t max_mistakes) {
   return s;
 }
 
-std::string EvalReportJson(const EvalReport& r, size_t max_mistakes) {
+namespace {
+
+nlohmann::json CalibrationJson(const CalibrationStats& c) {
+  nlohmann::json d = nlohmann::json::array();
+  for (const auto& x : c.deciles)
+    d.push_back({{"n", x.n},
+                 {"correct", x.correct},
+                 {"accuracy", Ratio(x.correct, x.n)},
+                 {"min_confidence", x.min_confidence},
+                 {"max_confidence", x.max_confidence},
+                 {"mean_confidence", x.mean_confidence}});
+  return {{"n", c.n},
+          {"ece", c.ece},
+          {"mean_confidence", c.mean_confidence},
+          {"accuracy", c.accuracy},
+          {"deciles", d}};
+}
+
+nlohmann::json ReportJson(const EvalReport& r, size_t max_mistakes) {
   using nlohmann::json;
   auto case_json = [](const EvalCase& c) {
     return json{{"signal_id", c.signal_id},
@@ -226,7 +407,168 @@ std::string EvalReportJson(const EvalReport& r, size_t max_mistakes) {
   j["cause_mistakes"] = json::array();
   for (size_t k = 0; k < r.cause_mistakes.size() && k < max_mistakes; ++k)
     j["cause_mistakes"].push_back(case_json(r.cause_mistakes[k]));
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  j["calibration"] = {{"relevance", CalibrationJson(r.relevance_calibration)},
+                      {"level", CalibrationJson(r.level_calibration)},
+                      {"joint", CalibrationJson(r.joint_calibration)}};
+  j["judgments"] = json::array();
+  for (const auto& c : r.cases)
+    j["judgments"].push_back(
+        {{"signal_id", c.signal_id},
+         {"label", {ToString(c.label.relevance), ToString(c.label.level), ToString(c.label.cause)}},
+         {"judged",
+          {ToString(c.judged.relevance), ToString(c.judged.level), ToString(c.judged.cause)}},
+         {"judge", c.judged.judge},
+         {"relevance_confidence", c.judged.relevance_confidence},
+         {"level_confidence", c.judged.level_confidence}});
+  return j;
+}
+
+nlohmann::json AboveJson(const AboveThreshold& a) {
+  return {{"signals", a.n}, {"above", a.above}, {"share", a.share}, {"accuracy_above", a.accuracy}};
+}
+
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string EvalReportJson(const EvalReport& r, size_t max_mistakes) {
+  return Dump(ReportJson(r, max_mistakes));
+}
+
+std::string MultiEvalText(const MultiEval& m, size_t max_mistakes) {
+  std::string s;
+  char buf[256];
+  auto above = [&](const std::vector<EvalCase>& cases) {
+    AboveThreshold a = ShareAbove(cases, m.threshold);
+    if (m.threshold) {
+      std::snprintf(buf, sizeof buf,
+                    "above the pooled %.0f %% threshold (joint confidence >= %.4f): %.1f %% of "
+                    "signals (%zu/%zu), accuracy %.1f %%\n",
+                    100 * m.target, *m.threshold, 100 * a.share, a.above, a.n, 100 * a.accuracy);
+    } else {
+      std::snprintf(buf, sizeof buf,
+                    "no joint-confidence threshold reaches %.0f %% on the pooled files\n",
+                    100 * m.target);
+    }
+    s += buf;
+  };
+  for (const auto& [path, r] : m.files) {
+    s += "== " + path + " ==\n" + EvalReportText(r, max_mistakes);
+    above(r.cases);
+    s += "\n";
+  }
+  if (m.files.size() != 1) {
+    s += "== pooled (" + std::to_string(m.files.size()) + " files) ==\n" +
+         EvalReportText(m.pooled, 0);
+    above(m.pooled.cases);
+  }
+  return s;
+}
+
+std::string MultiEvalJson(const MultiEval& m, size_t max_mistakes) {
+  using nlohmann::json;
+  json j;
+  j["files"] = json::array();
+  for (const auto& [path, r] : m.files) {
+    json f = ReportJson(r, max_mistakes);
+    f["path"] = path;
+    f["above_threshold"] = AboveJson(ShareAbove(r.cases, m.threshold));
+    j["files"].push_back(std::move(f));
+  }
+  json pooled = ReportJson(m.pooled, max_mistakes);
+  pooled.erase("judgments");  // each file has its own
+  pooled["above_threshold"] = AboveJson(ShareAbove(m.pooled.cases, m.threshold));
+  j["pooled"] = std::move(pooled);
+  j["confidence_threshold"] = {{"target_accuracy", m.target},
+                               {"kind", "joint"},
+                               {"threshold", m.threshold ? json(*m.threshold) : json(nullptr)}};
+  return Dump(j);
+}
+
+Result<std::string> CompareEvalJson(std::string_view old_json, std::string_view new_json) {
+  using nlohmann::json;
+  json a = json::parse(old_json, nullptr, false), b = json::parse(new_json, nullptr, false);
+  auto valid = [](const json& j) {
+    return j.is_object() && j.contains("files") && j["files"].is_array() && j.contains("pooled");
+  };
+  if (!valid(a) || !valid(b))
+    return Status(ErrorCode::kInvalidArgument,
+                  "not a `nunchi eval --json` report of several files");
+  static const std::vector<std::pair<const char*, std::vector<const char*>>> kFigures = {
+      {"relevance_accuracy", {"relevance_accuracy"}},
+      {"relevance_macro_f1", {"relevance_macro_f1"}},
+      {"level_accuracy_on_relevant", {"level_accuracy_on_relevant"}},
+      {"level_macro_f1", {"level_macro_f1"}},
+      {"cause_accuracy_on_relevant", {"cause_accuracy_on_relevant"}},
+      {"high_judged_low", {"high_judged_low"}},
+      {"injections_judged_irrelevant", {"injections_judged_irrelevant"}},
+      {"prefilter_false_exclusions", {"prefilter_false_exclusions"}},
+      {"relevance_ece", {"calibration", "relevance", "ece"}},
+      {"level_ece", {"calibration", "level", "ece"}},
+      {"joint_ece", {"calibration", "joint", "ece"}},
+      {"share_above_threshold", {"above_threshold", "share"}},
+      {"accuracy_above_threshold", {"above_threshold", "accuracy_above"}}};
+  auto get = [](const json& r, const std::vector<const char*>& path) -> std::optional<double> {
+    const json* p = &r;
+    for (const char* k : path) {
+      if (!p->is_object() || !p->contains(k)) return std::nullopt;
+      p = &(*p)[k];
+    }
+    if (!p->is_number()) return std::nullopt;
+    return p->get<double>();
+  };
+  std::string s;
+  char buf[256];
+  auto figures = [&](const std::string& title, const json& x, const json& y) {
+    s += "== " + title + " ==\n";
+    for (const auto& [name, path] : kFigures) {
+      auto u = get(x, path), v = get(y, path);
+      if (!u || !v) continue;
+      std::snprintf(buf, sizeof buf, "  %-30s %10.4f -> %10.4f  (%+.4f)\n", name, *u, *v, *v - *u);
+      s += buf;
+    }
+  };
+  std::map<std::string, const json*> old_files;
+  for (const auto& f : a["files"]) old_files[f.value("path", "")] = &f;
+  size_t changed = 0;
+  std::string listing;
+  for (const auto& f : b["files"]) {
+    std::string path = f.value("path", "");
+    auto it = old_files.find(path);
+    if (it == old_files.end()) {
+      s += "== " + path + " == (not in the old report)\n";
+      continue;
+    }
+    figures(path, *it->second, f);
+    std::map<std::string, const json*> before;
+    if (it->second->contains("judgments"))
+      for (const auto& g : (*it->second)["judgments"]) before[g.value("signal_id", "")] = &g;
+    if (!f.contains("judgments")) continue;
+    for (const auto& g : f["judgments"]) {
+      auto o = before.find(g.value("signal_id", ""));
+      if (o == before.end() || (*o->second)["judged"] == g["judged"]) continue;
+      ++changed;
+      auto triple = [](const json& t) {
+        std::string out;
+        for (const auto& x : t) out += (out.empty() ? "" : "/") + x.get<std::string>();
+        return out;
+      };
+      bool was_right = (*o->second)["judged"][0] == g["label"][0] &&
+                       (g["label"][0] != "RELEVANT" || (*o->second)["judged"][1] == g["label"][1]);
+      bool now_right = g["judged"][0] == g["label"][0] &&
+                       (g["label"][0] != "RELEVANT" || g["judged"][1] == g["label"][1]);
+      const char* mark = was_right == now_right ? "  " : now_right ? "+ " : "- ";
+      listing += std::string("  ") + mark + path + " " + g.value("signal_id", "") + ": " +
+                 triple((*o->second)["judged"]) + " -> " + triple(g["judged"]) + " (label " +
+                 triple(g["label"]) + ", by " + g.value("judge", "") + ")\n";
+    }
+  }
+  figures("pooled", a["pooled"], b["pooled"]);
+  s += "signals whose judgment changed: " + std::to_string(changed) +
+       " (+ now right, - now wrong, on relevance and level)\n" + listing;
+  return s;
 }
 
 }  // namespace nunchi::judges

@@ -116,5 +116,121 @@ TEST(EvaluateTest, ListsInjectionLikeTexts) {
   EXPECT_EQ(r.injections_judged_irrelevant, 0u);
 }
 
+Judgment JC(Relevance r, Level l, double rc, double lc = Judgment::kNoConfidence) {
+  Judgment j = J(r, l, Cause::kNone);
+  j.relevance_confidence = rc;
+  j.level_confidence = lc;
+  return j;
+}
+
+// A: right, B: level wrong, C: right, D: relevance wrong, E: right.
+std::map<std::string, Judgment> ConfidentTable() {
+  return {{"A", JC(Relevance::kRelevant, Level::kHigh, 0.95, 0.9)},
+          {"B", JC(Relevance::kRelevant, Level::kLow, 0.95, 0.3)},
+          {"C", JC(Relevance::kIrrelevant, Level::kUnknown, 0.85, 1.0)},
+          {"D", JC(Relevance::kIrrelevant, Level::kUnknown, 0.65, 1.0)},
+          {"E", JC(Relevance::kRelevant, Level::kMedium, 0.75, 0.75)}};
+}
+
+EvalReport EvalData(std::map<std::string, Judgment> table) {
+  std::istringstream in(kData);
+  auto bundles = ReadBundlesJsonl(in);
+  EXPECT_TRUE(bundles.ok());
+  TableJudge judge(std::move(table));
+  return Evaluate(judge, *bundles);
+}
+
+TEST(CalibrationTest, ExpectedCalibrationErrorAndDeciles) {
+  EvalReport r = EvalData(ConfidentTable());
+  // Relevance: bins 0.9 {0.95 ok, 0.95 ok}, 0.8 {0.85 ok}, 0.7 {0.75 ok}, 0.6 {0.65 wrong}.
+  EXPECT_EQ(r.relevance_calibration.n, 5u);
+  EXPECT_NEAR(r.relevance_calibration.ece, (0.1 + 0.15 + 0.25 + 0.65) / 5, 1e-9);
+  EXPECT_NEAR(r.relevance_calibration.accuracy, 0.8, 1e-9);
+  ASSERT_EQ(r.relevance_calibration.deciles.size(), 5u);  // fewer than ten signals
+  EXPECT_DOUBLE_EQ(r.relevance_calibration.deciles[0].min_confidence, 0.65);
+  EXPECT_EQ(r.relevance_calibration.deciles[0].correct, 0u);
+  EXPECT_EQ(r.relevance_calibration.deciles[4].correct, 1u);
+  // Level: only signals labeled and judged RELEVANT (A 0.9 ok, B 0.3 wrong, E 0.75 ok).
+  EXPECT_EQ(r.level_calibration.n, 3u);
+  EXPECT_NEAR(r.level_calibration.ece, (0.1 + 0.3 + 0.25) / 3, 1e-9);
+  EXPECT_EQ(r.joint_calibration.n, 5u);
+  auto j = nlohmann::json::parse(EvalReportJson(r));
+  EXPECT_NEAR(j["calibration"]["relevance"]["ece"].get<double>(), 0.23, 1e-9);
+  EXPECT_EQ(j["calibration"]["level"]["deciles"].size(), 3u);
+  EXPECT_EQ(j["judgments"].size(), 5u);
+  EXPECT_NE(EvalReportText(r).find("confidence (relevance): 5 signals"), std::string::npos)
+      << EvalReportText(r);
+}
+
+TEST(CalibrationTest, UnmeasuredConfidenceIsLeftOut) {
+  EvalReport r = EvalData({{"A", J(Relevance::kRelevant, Level::kHigh, Cause::kEvent)}});
+  EXPECT_EQ(r.relevance_calibration.n, 0u);
+  EXPECT_FALSE(ConfidenceThreshold(r.cases).has_value());
+  EXPECT_NE(EvalReportText(r).find("confidence (relevance): not measured"), std::string::npos);
+}
+
+TEST(CalibrationTest, ThresholdIsTheLowestThatKeepsTheTargetAccuracy) {
+  EvalReport r = EvalData(ConfidentTable());
+  // Joint confidences, descending: A .855 ok, C .85 ok, D .65 wrong, E .5625 ok, B .285 wrong.
+  auto t = ConfidenceThreshold(r.cases, 0.97);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_DOUBLE_EQ(*t, 0.85);
+  AboveThreshold a = ShareAbove(r.cases, t);
+  EXPECT_EQ(a.above, 2u);
+  EXPECT_DOUBLE_EQ(a.share, 0.4);
+  EXPECT_DOUBLE_EQ(a.accuracy, 1.0);
+  auto loose = ConfidenceThreshold(r.cases, 0.75);  // 3 of the top 4
+  ASSERT_TRUE(loose.has_value());
+  EXPECT_DOUBLE_EQ(*loose, 0.5625);
+}
+
+TEST(MultiEvalTest, ReportsPerFileAndPooled) {
+  EvalReport r = EvalData(ConfidentTable());
+  MultiEval m = MakeMultiEval({{"a.jsonl", r}, {"b.jsonl", r}});
+  EXPECT_EQ(m.pooled.signals, 10u);
+  EXPECT_EQ(m.pooled.relevance_correct, 8u);
+  EXPECT_EQ(m.pooled.relevant_signals, 8u);
+  EXPECT_EQ(m.pooled.high_judged_low, 2u);
+  EXPECT_NEAR(m.pooled.relevance_calibration.ece, r.relevance_calibration.ece, 1e-9);
+  ASSERT_TRUE(m.threshold.has_value());
+  EXPECT_DOUBLE_EQ(*m.threshold, 0.85);
+  auto j = nlohmann::json::parse(MultiEvalJson(m));
+  ASSERT_EQ(j["files"].size(), 2u);
+  EXPECT_EQ(j["files"][1]["path"], "b.jsonl");
+  EXPECT_EQ(j["files"][0]["judgments"].size(), 5u);
+  EXPECT_DOUBLE_EQ(j["files"][0]["above_threshold"]["share"].get<double>(), 0.4);
+  EXPECT_EQ(j["pooled"]["signals"], 10);
+  EXPECT_DOUBLE_EQ(j["confidence_threshold"]["threshold"].get<double>(), 0.85);
+  std::string text = MultiEvalText(m);
+  EXPECT_NE(text.find("== a.jsonl =="), std::string::npos);
+  EXPECT_NE(text.find("== pooled (2 files) =="), std::string::npos);
+  EXPECT_NE(text.find("40.0 % of signals (2/5)"), std::string::npos) << text;
+}
+
+TEST(MultiEvalTest, CompareListsFigureDeltasAndChangedSignals) {
+  auto table = ConfidentTable();
+  std::string before = MultiEvalJson(MakeMultiEval({{"a.jsonl", EvalData(table)}}));
+  table["D"] = JC(Relevance::kRelevant, Level::kLow, 0.9, 0.8);  // now right
+  table["C"] = JC(Relevance::kRelevant, Level::kLow, 0.6, 0.5);  // now wrong
+  std::string after = MultiEvalJson(MakeMultiEval({{"a.jsonl", EvalData(table)}}));
+  auto diff = CompareEvalJson(before, after);
+  ASSERT_TRUE(diff.ok()) << diff.status().ToString();
+  EXPECT_NE(diff->find("relevance_accuracy"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find("0.8000 ->     0.8000  (+0.0000)"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find("level_accuracy_on_relevant         0.5000 ->     0.7500  (+0.2500)"),
+            std::string::npos)
+      << *diff;
+  EXPECT_NE(diff->find("signals whose judgment changed: 2"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find("+ a.jsonl p2: IRRELEVANT/UNKNOWN/NONE -> RELEVANT/LOW/NONE"),
+            std::string::npos)
+      << *diff;
+  EXPECT_NE(diff->find("- a.jsonl c2: IRRELEVANT/UNKNOWN/NONE -> RELEVANT/LOW/NONE"),
+            std::string::npos)
+      << *diff;
+  EXPECT_EQ(diff->find(" c1:"), std::string::npos);  // unchanged signals are not listed
+  EXPECT_FALSE(CompareEvalJson("{\"bundles\": 1}", after).ok());
+  EXPECT_FALSE(CompareEvalJson("not json", after).ok());
+}
+
 }  // namespace
 }  // namespace nunchi::judges

@@ -29,13 +29,23 @@ bool IsWordPunct(char32_t cp) {
 
 }  // namespace
 
-std::vector<std::pair<uint32_t, float>> CountFeatures(std::string_view text) {
+std::vector<std::pair<uint32_t, float>> CountFeatures(std::string_view text,
+                                                      const FeatureConfig& config) {
   std::vector<char32_t> chars;  // without spaces
   std::vector<uint32_t> ids;
   chars.reserve(text.size());
-  std::vector<char32_t> word;
+  std::vector<char32_t> word, prev;  // prev: the last word, with a separator, for bigrams
   auto flush_word = [&]() {
-    if (!word.empty()) ids.push_back(Hash('w', word.data(), word.size()));
+    if (word.empty()) return;
+    ids.push_back(Hash('w', word.data(), word.size()));
+    if (config.word_bigrams) {
+      if (!prev.empty()) {
+        prev.push_back(U' ');
+        prev.insert(prev.end(), word.begin(), word.end());
+        ids.push_back(Hash('b', prev.data(), prev.size()));
+      }
+      prev = word;
+    }
     word.clear();
   };
   for (size_t i = 0; i < text.size();) {
@@ -54,8 +64,9 @@ std::vector<std::pair<uint32_t, float>> CountFeatures(std::string_view text) {
     }
   }
   flush_word();
+  const size_t char_max = static_cast<size_t>(std::clamp(config.char_max, 1, 5));
   for (size_t i = 0; i < chars.size(); ++i)
-    for (size_t n = 1; n <= 3 && i + n <= chars.size(); ++n)
+    for (size_t n = 1; n <= char_max && i + n <= chars.size(); ++n)
       ids.push_back(Hash(static_cast<char>('0' + n), &chars[i], n));
   std::sort(ids.begin(), ids.end());
   std::vector<std::pair<uint32_t, float>> out;

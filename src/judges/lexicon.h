@@ -153,7 +153,8 @@ inline constexpr LevelCue kLevelCues[] = {
     {"ㅈㄴ많", H, 1.3, L}, {"개혼잡", H, 1.5, M}, {"혼잡극심", H, 1.5, M}, {"붐비는중", H, 0.9, L},
     {"사람적당", M, 1.2, L}, {"적당히붐", M, 1.3, L}, {"살짝밀", M, 1.1, L}, {"조금있음", M, 0.9, L},
     {"좀있음", M, 0.9, L}, {"사람없음", L, 1.2, H}, {"텅빔", L, 1.2, M}, {"한가함", L, 1.1, M},
-    {"갇혀", H, 1.3, M},
+    {"갇혀", H, 1.3, M}, {"많지는않", L, 1.2, H}, {"붐비지는않", L, 1.3, H}, {"풀렸", M, 1.0, U},
+    {"풀림", M, 1.0, U}, {"움직이긴", M, 1.0, U},
     // Not about the crowd: consumed so their words do not count ("시간 여유 있을 때 오세요").
     {"시간여유", U, 0, U}, {"여유있을때", U, 0, U}, {"여유있게오", U, 0, U}, {"여유롭게오", U, 0, U},
     {"마음의여유", U, 0, U}, {"자리잡고", U, 0, U},
@@ -238,7 +239,7 @@ inline constexpr MarkerCue kMarkers[] = {
     {"다른놀이기구", Marker::kOtherPlace}, {"반대편", Marker::kOtherPlace}, {"다른곳", Marker::kOtherPlace},
     {"딴데", Marker::kOtherPlace}, {"다른데", Marker::kOtherPlace}, {"근처다른", Marker::kOtherPlace},
     {"옆동네", Marker::kOtherPlace}, {"대신", Marker::kElsewhere}, {"그쪽으로", Marker::kElsewhere},
-    {"옆에있는", Marker::kOtherPlace}, {"거긴", Marker::kElsewhere}, {"거기는", Marker::kElsewhere},
+    {"옆에있는", Marker::kOtherPlace}, {"거긴", Marker::kElsewhere}, {"거기는", Marker::kElsewhere}, {"거기도", Marker::kElsewhere},
     {"그쪽", Marker::kElsewhere}, {"로갔더니", Marker::kElsewhere}, {"으로갔더니", Marker::kElsewhere},
     {"로가보니", Marker::kElsewhere}, {"로옮겼", Marker::kElsewhere}, {"에있는데여긴", Marker::kElsewhere},
     {"에있는데여기는", Marker::kElsewhere}, {"에있는데여기", Marker::kElsewhere}, {"로옮기", Marker::kElsewhere},

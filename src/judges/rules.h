@@ -1,9 +1,9 @@
-// The Korean rule judge: lexicon cues for levels (with negation, irony and
-// "I expected X but" handling), waiting times and queue sizes turned into a
-// level, clause-level cues that make a text IRRELEVANT (questions, past or
-// future, another place, adverts, prompt injection, arrival notices,
-// reactions), agreement replies resolved from their parent, and the cause
-// lexicon. Each verdict carries a confidence so a caller knows when to trust it.
+// The Korean rule judge, run as named passes (rule_passes.h): injection,
+// place, time, question, negation-irony, context, reply, quantity
+// (rule_quantity.h), lexicon and cause. The verdict names the pass and the
+// row ("quantity/korean") that decided, and carries that row's measured
+// precision as per-field confidence (rule_confidence.h), so a caller knows
+// when to trust it and when a confident classifier should outvote it.
 // Rules is immutable after construction; Analyze() is safe from any thread.
 #pragma once
 
@@ -44,6 +44,9 @@ struct RuleVerdict {
   float relevance_confidence = 0;
   float level_confidence = 0;
   std::string pass;  // the named pass that decided: "injection", "place", "time", "quantity", ...
+  // The way it decided, "pass/variant" ("quantity/korean", "place/named"): the unit the
+  // confidence is measured on (rule_confidence.h). Static storage; empty when undecided.
+  std::string_view row;
   Judgment judgment;      // relevance, level, cause, cause_text; judge/model left empty
   std::string reason;     // short tag: "injection", "wait", "lexicon", "reply", "past-future", ...
   std::string cause_key;  // words behind the cause, if any

@@ -30,7 +30,7 @@ void ScanNumberedPlaces(std::string_view t, const std::string* spot, const Compa
       std::string number(t.substr(i, p + 3 - i));
       if (spot->find(number) == std::string::npos)
         hits->markers.push_back(
-            {i, p + 3 + std::string_view(noun).size(), Marker::kOtherPlace, c.clause[i]});
+            {i, p + 3 + std::string_view(noun).size(), Marker::kOtherPlace, c.clause[i], 1});
     }
   }
 }
@@ -51,13 +51,15 @@ void ScanSides(std::string_view t, const std::string* spot, const CompactText& c
     if (!IsHangulSyllable(last) || c.clause[a] != c.clause[p]) continue;
     bool own_side = false;
     for (char32_t s : {U'이', U'앞', U'안', U'뒤', U'위', U'래', U'밑', U'깥', U'밖', U'왼', U'른',
-                       U'양', U'한', U'그', U'간', U'속'})
+                       U'양', U'한', U'그', U'간', U'속',
+                       // "가는 쪽", "들어온 쪽": a direction described by a verb, not a named place
+                       U'는', U'던', U'된', U'온', U'운'})
       if (last == s) own_side = true;
     if (own_side) continue;
     size_t b = a >= 3 ? a - 3 : a;
     std::string noun(t.substr(b, p - b));
     if (spot->find(noun) != std::string::npos) continue;
-    hits->markers.push_back({b, q, Marker::kOtherPlace, c.clause[p]});
+    hits->markers.push_back({b, q, Marker::kOtherPlace, c.clause[p], 2});
   }
 }
 
@@ -72,14 +74,17 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       "출구",   "입구",   "게이트", "승강장", "관",     "길",     "홀",     "존",     "구역",
       "코너",   "편의점", "터미널", "화장실", "리프트", "개찰구", "시장",   "백화점", "몰",
       "학교",   "마트",   "극장",   "박물관", "해변",   "지점",   "경기장", "수영장", "매표소",
-      "국제선", "국내선", "대교",   "로터리", "쇼룸",   "지하",   "터미널", "출국장"};
+      "국제선", "국내선", "대교",   "로터리", "쇼룸",   "지하",   "터미널", "출국장", "병원",
+      "채혈실", "진료실", "검사실", "대여점", "빵집",   "시험장", "경찰청", "승차장", "탑승장"};
   static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
                                                   "진짜", "완전", "저희", "우리", "그리고"};
-  // Walk the topic particles and look back for a kind of place right before them.
+  // Walk the topic particles (은/는/도, and "…인데" saying where the writer is) and look
+  // back for a kind of place right before them.
   for (size_t q = 0; q + 3 <= t.size(); q += 3) {
-    q = std::min(t.find("은", q), t.find("는", q));
+    q = std::min({t.find("은", q), t.find("는", q), t.find("도", q), t.find("인데", q)});
     if (q == std::string_view::npos) break;
-    if (At(t, q + 3, "데")) continue;  // 는데/은데: a connective
+    if (At(t, q, "는") && At(t, q + 3, "데")) continue;  // 는데/은데: a connective
+    if (At(t, q, "은") && At(t, q + 3, "데")) continue;
     size_t end = q;
     if (end >= 3 && t.substr(end - 3, 3) == "쪽") end -= 3;
     for (auto kind : kKinds) {
@@ -110,7 +115,7 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       std::string_view tail = mod.size() > 6 ? mod.substr(mod.size() - 6) : mod;
       std::string named = std::string(tail) + std::string(kind);
       if (spot->find(named) == std::string::npos)
-        hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p]});
+        hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p], 3});
       break;
     }
   }

@@ -13,16 +13,6 @@ bool At(std::string_view s, size_t pos, std::string_view w) {
   return pos <= s.size() && s.substr(pos).starts_with(w);
 }
 
-bool Near(std::string_view s, size_t from, size_t to, std::initializer_list<std::string_view> ws) {
-  from = std::min(from, s.size());
-  to = std::min(to, s.size());
-  if (to <= from) return false;
-  std::string_view win = s.substr(from, to - from);
-  for (auto w : ws)
-    if (win.find(w) != std::string_view::npos) return true;
-  return false;
-}
-
 Rules::Index Build() {
   Rules::Index idx;
   idx.hangul.resize(11172);
@@ -90,144 +80,6 @@ bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue
   return false;
 }
 
-struct Numeral {
-  std::string_view word;
-  double value;
-};
-constexpr Numeral kNumerals[] = {
-    {"한두", 2},  {"두세", 3},  {"서너", 4},  {"몇십", 30}, {"수십", 30}, {"다섯", 5},
-    {"여섯", 6},  {"일곱", 7},  {"여덟", 8},  {"아홉", 9},  {"스무", 20}, {"서른", 30},
-    {"마흔", 40}, {"이십", 20}, {"삼십", 30}, {"사십", 40}, {"오십", 50}, {"육십", 60},
-    {"한", 1},    {"두", 2},    {"세", 3},    {"네", 4},    {"열", 10},   {"십", 10},
-    {"몇", 2},    {"반", 0.5},
-};
-
-bool IsNumeralStart(char32_t cp) {
-  static const std::vector<bool> table = [] {
-    std::vector<bool> v(11172, false);
-    for (const auto& n : kNumerals) {
-      size_t p = 0;
-      char32_t c = NextCodePoint(n.word, p);
-      if (IsHangulSyllable(c)) v[c - 0xAC00] = true;
-    }
-    return v;
-  }();
-  return IsHangulSyllable(cp) && table[cp - 0xAC00];
-}
-
-// Parses a waiting-time or queue figure starting at pos; returns bytes consumed (0 if none).
-size_t ParseFigure(std::string_view t, size_t pos, WaitInfo* out) {
-  if (pos > 0 && t[pos - 1] >= '0' && t[pos - 1] <= '9') return 0;  // inside a number
-  double value = 0;
-  size_t p = pos;
-  bool digits = false, is_few = false;
-  while (p < t.size() && t[p] >= '0' && t[p] <= '9') {
-    value = value * 10 + (t[p] - '0');
-    ++p;
-    digits = true;
-  }
-  if (!digits) {
-    size_t probe = pos;
-    char32_t first = NextCodePoint(t, probe);
-    if (!IsNumeralStart(first)) return 0;
-    for (const auto& n : kNumerals)
-      if (At(t, p, n.word)) {
-        value = n.value;
-        is_few = n.word == "몇";
-        p += n.word.size();
-        break;
-      }
-    if (p == pos) return 0;
-  }
-  // Units.
-  size_t before_lo = pos >= 24 ? pos - 24 : 0;
-  if (At(t, p, "시간")) {
-    size_t q = p + 6;
-    double hours = value;
-    if (At(t, q, "반")) hours += 0.5, q += 3;
-    if (At(t, q, "전") || At(t, q, "뒤") || At(t, q, "후") ||
-        Near(t, before_lo, pos, {"걸어서", "차로", "운전"}))
-      return 0;
-    if (At(t, q, "거리") || At(t, q, "마다") || At(t, q, "동안운") || At(t, q, "정도전") ||
-        At(t, q, "쯤전") || At(t, q, "남"))
-      return 0;
-    bool ctx = digits || is_few ||
-               Near(t, before_lo, pos, {"대기", "웨이팅", "기다", "줄", "예상"}) ||
-               Near(t, q, q + 30,
-                    {"째", "기다", "대기", "웨이팅", "줄", "걸", "기본", "각", "넘게", "서있"});
-    if (!ctx) return 0;
-    out->unit = WaitInfo::kMinutes;
-    out->amount = hours * 60;
-    return q - pos;
-  }
-  if (At(t, p, "분")) {
-    size_t q = p + 3;
-    if (pos >= 3 && At(t, pos - 3, "시")) return 0;  // "8시 40분": a clock time
-    if (At(t, q, "들") || At(t, q, "께")) return 0;  // 세 분들: people
-    if (is_few) return 0;                            // "몇 분째": an unknown number of minutes
-    if (!digits && value < 10) {
-      // "세분" is three people; accept Korean numerals for minutes only with clear context.
-      if (!Near(t, q, q + 12, {"째", "기다", "대기"})) return 0;
-    }
-    if (At(t, q, "전") || At(t, q, "뒤") || At(t, q, "후") || At(t, q, "거리") ||
-        At(t, q, "마다") || At(t, q, "간격") || At(t, q, "남") || At(t, q, "늦") ||
-        At(t, q, "쯤뒤") || At(t, q, "쯤전") || At(t, q, "정도걸어") || At(t, q, "걸어") ||
-        At(t, q, "정도전") || At(t, q, "정도뒤") || At(t, q, "동안쉬") ||
-        Near(t, before_lo, pos, {"걸어서", "도보", "차로", "마다", "배차", "역에서", "운전"}))
-      return 0;
-    // A bare "N분" is a wait in these texts unless it says otherwise (거리, 전, 뒤 …);
-    // Korean numerals need context because "세 분" is also three people.
-    bool ctx = digits || Near(t, before_lo, pos, {"대기", "웨이팅", "기다", "줄", "예상"}) ||
-               Near(t, q, q + 30,
-                    {"째", "기다", "대기", "웨이팅", "줄서", "줄섰", "걸렸", "걸림", "걸려", "걸리",
-                     "컷", "만에", "이면", "기본", "각", "서있", "잡"});
-    if (!ctx) return 0;
-    out->unit = WaitInfo::kMinutes;
-    out->amount = value;
-    return q - pos;
-  }
-  if (digits && (At(t, p, "min") || At(t, p, "hour") || At(t, p, "hr"))) {
-    bool hours = At(t, p, "h");
-    size_t q = p;
-    while (q < t.size() && t[q] >= 'a' && t[q] <= 'z') ++q;
-    out->unit = WaitInfo::kMinutes;
-    out->amount = hours ? value * 60 : value;
-    return q - pos;
-  }
-  if (At(t, p, "팀")) {
-    out->unit = WaitInfo::kTeams;
-    out->amount = value;
-    return p + 3 - pos;
-  }
-  if (At(t, p, "명")) {
-    size_t q = p + 3;
-    bool ctx = Near(t, before_lo, pos, {"줄", "앞에", "대기", "웨이팅"}) ||
-               Near(t, q, q + 18, {"대기", "줄", "서있", "기다", "넘게"});
-    if (!ctx || !digits) return 0;
-    out->unit = WaitInfo::kPeople;
-    out->amount = value;
-    return q - pos;
-  }
-  if (digits && (At(t, p, "미터") || At(t, p, "m"))) {
-    size_t q = p + (At(t, p, "m") ? 1 : 6);
-    if (!Near(t, before_lo, pos, {"줄"}) && !Near(t, q, q + 12, {"줄"})) return 0;
-    out->unit = WaitInfo::kMeters;
-    out->amount = value;
-    return q - pos;
-  }
-  if (digits && At(t, p, "번") && Near(t, before_lo, pos, {"대기번호", "번호표", "대기표"})) {
-    out->unit = WaitInfo::kTicket;
-    out->amount = value;
-    return p + 3 - pos;
-  }
-  if (At(t, p, "대") && Near(t, p + 3, p + 24, {"보냈", "놓쳤", "못타", "그냥보", "지나"})) {
-    out->unit = WaitInfo::kVehicles;
-    out->amount = value;
-    return p + 3 - pos;
-  }
-  return 0;
-}
-
 }  // namespace
 
 const std::vector<Rules::Index::Ref>* Rules::Index::Find(char32_t cp) const {
@@ -242,40 +94,21 @@ const Rules::Index& GetScanIndex() {
   return index;
 }
 
-Level WaitLevel(WaitInfo::Unit unit, double a) {
-  switch (unit) {
-    case WaitInfo::kMinutes:
-      return a <= 3 ? Level::kLow : a <= 25 ? Level::kMedium : Level::kHigh;
-    case WaitInfo::kTeams:
-      return a <= 2 ? Level::kLow : a <= 14 ? Level::kMedium : Level::kHigh;
-    case WaitInfo::kPeople:
-      return a <= 5 ? Level::kLow : a <= 49 ? Level::kMedium : Level::kHigh;
-    case WaitInfo::kMeters:
-      return a < 10 ? Level::kLow : a < 50 ? Level::kMedium : Level::kHigh;
-    case WaitInfo::kTicket:
-      return a <= 2 ? Level::kLow : a <= 30 ? Level::kMedium : Level::kHigh;
-    case WaitInfo::kVehicles:
-      return a >= 2 ? Level::kHigh : Level::kMedium;
-  }
-  return Level::kUnknown;
-}
-
 ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string* spot_compact) {
   ScanHits hits;
   std::string_view t = c.text;
-  size_t level_until = 0, number_until = 0;
+  size_t level_until = 0;
+  std::vector<Figure> figures = FindFigures(t);
+  size_t next_figure = 0;
   for (size_t pos = 0; pos < t.size();) {
     size_t next = pos;
     char32_t cp = NextCodePoint(t, next);
     uint16_t clause = c.clause[pos];
-    if (pos >= number_until) {
-      WaitInfo w;
-      if (size_t n = ParseFigure(t, pos, &w)) {
-        w.level = WaitLevel(w.unit, w.amount);
-        hits.numbers.push_back({pos, w, clause, false});
-        number_until = pos + n;
-        level_until = std::max(level_until, pos + n);
-      }
+    while (next_figure < figures.size() && figures[next_figure].pos <= pos) {
+      const Figure& f = figures[next_figure++];
+      if (f.pos != pos) continue;
+      hits.numbers.push_back({pos, f.info, clause, false, f.form, f.len});
+      level_until = std::max(level_until, pos + f.len);
     }
     if (const auto* refs = index.Find(cp)) {
       bool level_done = pos < level_until, cause_done = false;
@@ -289,8 +122,11 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
           const auto& cue = lex::kLevelCues[ref.idx];
           bool neg =
               NegatedAfter(t, end) || (pos >= 3 && t.substr(pos - 3, 3) == "안" && IsVerbLike(cp));
-          hits.levels.push_back(
-              {pos, end, neg ? cue.negated : cue.level, cue.weight, clause, false});
+          // A cue written as a negation ("안붐", "붐비지않", "정돈아니") is one too.
+          bool written_neg = cue.pat.starts_with("안") || cue.pat.find("않") != std::string_view::npos ||
+                             cue.pat.find("아니") != std::string_view::npos;
+          hits.levels.push_back({pos, end, neg ? cue.negated : cue.level, cue.weight, clause, false,
+                                 neg || written_neg});
           level_done = true;
           level_until = end;
         } else if (ref.table == 1) {

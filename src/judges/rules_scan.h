@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "judges/lexicon.h"
+#include "judges/rule_quantity.h"
 #include "judges/rules.h"
 #include "judges/text_util.h"
 
@@ -22,11 +23,13 @@ struct LevelHit {
   float weight = 0;
   uint16_t clause = 0;
   bool dropped = false;
+  bool negated = false;  // "안 붐벼요", "붐비지 않아요": level is the cue's negated meaning
 };
 struct MarkerHit {
   size_t pos = 0, end = 0;
   lex::Marker kind{};
   uint16_t clause = 0;
+  uint8_t origin = 0;  // other-place markers: PlaceOrigin (rule_passes.h)
 };
 struct CauseHit {
   size_t pos = 0;
@@ -38,6 +41,8 @@ struct NumberHit {
   WaitInfo info;
   uint16_t clause = 0;
   bool dropped = false;
+  FigureForm form = FigureForm::kDigits;
+  size_t len = 0;  // bytes of the figure in the compact text
 };
 struct ScanHits {
   std::vector<LevelHit> levels;
@@ -73,8 +78,5 @@ void ScanNumberedPlaces(std::string_view t, const std::string* spot, const Compa
 void ScanSides(std::string_view t, const std::string* spot, const CompactText& c, ScanHits* hits);
 void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
                      ScanHits* hits);
-
-// Level of a waiting time / queue figure (the thresholds of the label guide).
-Level WaitLevel(WaitInfo::Unit unit, double amount);
 
 }  // namespace nunchi::judges

@@ -81,6 +81,15 @@ bool IsWordAfterYo(char32_t next) {
     if (next == w) return true;
   return false;
 }
+// A '~' between a figure ("20", "20분", "1시간") and a digit joins a range.
+bool RangeSign(std::string_view before, std::string_view text, size_t next) {
+  if (before.empty()) return false;
+  bool figure = (before.back() >= '0' && before.back() <= '9') || before.ends_with("분") ||
+                before.ends_with("시간") || before.ends_with("명") || before.ends_with("팀");
+  if (!figure) return false;
+  while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+  return next < text.size() && text[next] >= '0' && text[next] <= '9';
+}
 // Endings that make a clause a question even without '?'.
 constexpr std::array<std::string_view, 12> kQuestionEnds = {"나요",  "까요",   "어때",   "을까",
                                                             "ㄹ까",  "인가요", "한가요", "은가요",
@@ -95,7 +104,10 @@ CompactText MakeCompact(std::string_view text) {
   bool clause_has_text = false;
   bool question = false;
   auto close_clause = [&]() {
-    if (!clause_has_text) return;
+    if (!clause_has_text) {
+      question = false;  // "??": the mark belonged to the clause already closed
+      return;
+    }
     // A clause that ends in a question ending asks; '?' is noted where it appears.
     size_t start = c.text.size();
     while (start > 0 && c.clause[start - 1] == clause) --start;
@@ -114,6 +126,11 @@ CompactText MakeCompact(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     char32_t cp = NextCodePoint(text, i);
     if (IsSpace(cp) && cp != '\n') continue;
+    if ((cp == '~' || cp == 0xFF5E) && RangeSign(c.text, text, i)) {
+      c.text += '~';  // "20~30분", "20분~30분": a range, not a clause break
+      c.clause.resize(c.text.size(), clause);
+      continue;
+    }
     if (IsBreakChar(cp) || (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF)) {
       if (cp == '?' || cp == 0xFF1F) question = true;
       close_clause();

@@ -1,51 +1,61 @@
-// nunchi_train_classifier TRAIN.jsonl OUT.cpp
-// Build-time tool: trains the embedded classifier from the shipped training
-// set and writes it as C++ source. Bare agreement replies ("저도요") are left
-// out (their meaning is their parent's, which the rules resolve), and so are
-// causes a comment only inherits from its post.
+// nunchi_train_classifier [--variant NAME] OUT.cpp GENERATED.jsonl [WRITTEN.jsonl ...]
+// Build-time tool: trains the embedded classifier (variant kDefaultVariant
+// unless --variant names another, classifier.h VariantOptions) from the
+// generated training set and the written files (each file one writer), fits
+// its calibration on held-out writers, and writes it as C++ source.
+// `--variant` lets the lead build each measured alternative once for the
+// blind sets (docs/quality.md).
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "judges/bundles_jsonl.h"
 #include "judges/classifier.h"
-#include "judges/rules.h"
 
 namespace nj = nunchi::judges;
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: nunchi_train_classifier TRAIN.jsonl OUT.cpp\n";
-    return 2;
-  }
-  std::ifstream in(argv[1]);
-  if (!in) {
-    std::cerr << "cannot read " << argv[1] << "\n";
-    return 1;
-  }
-  auto bundles = nj::ReadBundlesJsonl(in);
-  if (!bundles.ok()) {
-    std::cerr << bundles.status().ToString() << "\n";
-    return 1;
-  }
-  nj::Rules rules;
-  std::vector<nj::TrainExample> examples;
-  for (const auto& b : *bundles) {
-    for (size_t i = 0; i < b.bundle.size(); ++i) {
-      if (!b.labels[i]) continue;
-      const std::string& text = b.bundle.at(i).text;
-      if (i > 0 && rules.IsAgreementReply(text)) continue;
-      nj::TrainExample ex;
-      ex.text = text;
-      ex.relevance = b.labels[i]->relevance;
-      ex.level = b.labels[i]->level;
-      ex.cause = b.labels[i]->cause;
-      if (i > 0 && ex.cause != nunchi::Cause::kNone) {
-        ex.train_cause = rules.DetectCause(text, nullptr) != nunchi::Cause::kNone;
-      }
-      examples.push_back(std::move(ex));
+  std::string variant(nj::kDefaultVariant);
+  std::vector<std::string> args;
+  for (int k = 1; k < argc; ++k) {
+    std::string a = argv[k];
+    if (a == "--variant" && k + 1 < argc) {
+      variant = argv[++k];
+    } else {
+      args.push_back(a);
     }
   }
-  auto model = nj::TrainClassifier(examples);
+  if (args.size() < 2) {
+    std::cerr << "usage: nunchi_train_classifier [--variant NAME] OUT.cpp GENERATED.jsonl "
+                 "[WRITTEN.jsonl ...]\nvariants:";
+    for (const auto& v : nj::VariantNames()) std::cerr << " " << v;
+    std::cerr << "\n";
+    return 2;
+  }
+  auto options = nj::VariantOptions(variant);
+  if (!options.ok()) {
+    std::cerr << options.status().ToString() << "\n";
+    return 2;
+  }
+  std::vector<nj::TrainExample> examples;
+  size_t written = 0;
+  for (size_t f = 1; f < args.size(); ++f) {
+    std::ifstream in(args[f]);
+    if (!in) {
+      std::cerr << "cannot read " << args[f] << "\n";
+      return 1;
+    }
+    auto bundles = nj::ReadBundlesJsonl(in);
+    if (!bundles.ok()) {
+      std::cerr << args[f] << ": " << bundles.status().ToString() << "\n";
+      return 1;
+    }
+    auto ex = nj::TrainingExamples(*bundles, static_cast<int>(f) - 2);
+    if (f > 1) written += ex.size();
+    examples.insert(examples.end(), ex.begin(), ex.end());
+  }
+  auto model = nj::TrainCalibrated(examples, *options);
   if (!model.ok()) {
     std::cerr << model.status().ToString() << "\n";
     return 1;
@@ -58,13 +68,17 @@ int main(int argc, char** argv) {
     rel_ok += (p.p_relevant >= 0.5f) == (ex.relevance == nunchi::Relevance::kRelevant);
     if (ex.relevance == nunchi::Relevance::kRelevant) ++lvl_n, lvl_ok += p.level == ex.level;
   }
-  std::cerr << "trained on " << examples.size() << " signals, " << model->feature_ids.size()
-            << " features; train fit relevance " << rel_ok << "/" << examples.size() << ", level "
-            << lvl_ok << "/" << lvl_n << "\n";
-  std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
+  const auto& c = model->calibration;
+  std::cerr << "variant " << variant << ": trained on " << examples.size() << " signals ("
+            << written << " written, " << args.size() - 2 << " written files), "
+            << model->feature_ids.size() << " features; train fit relevance " << rel_ok << "/"
+            << examples.size() << ", level " << lvl_ok << "/" << lvl_n << "; calibration "
+            << (c.fitted ? "" : "NOT ") << "fitted (relevance " << c.rel_a << "," << c.rel_b
+            << "; level " << c.lvl_a << "," << c.lvl_b << ")\n";
+  std::ofstream out(args[0], std::ios::binary | std::ios::trunc);
   out << nj::ModelToCpp(*model);
   if (!out) {
-    std::cerr << "cannot write " << argv[2] << "\n";
+    std::cerr << "cannot write " << args[0] << "\n";
     return 1;
   }
   return 0;

@@ -12,11 +12,21 @@ std::string JsonEscape(const std::string& s) {
   o.reserve(s.size() + 8);
   for (unsigned char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\r':
+        o += "\\r";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -57,6 +67,15 @@ void DecisionLog::Write(const DecisionEntry& e) {
             std::string(ToString(j.relevance)) + "\",\"level\":\"" +
             std::string(ToString(j.level)) + "\",\"cause\":\"" + std::string(ToString(j.cause)) +
             "\"";
+    char conf[96];
+    if (j.relevance_confidence >= 0) {
+      std::snprintf(conf, sizeof conf, ",\"relevance_confidence\":%.4f", j.relevance_confidence);
+      line += conf;
+    }
+    if (j.level_confidence >= 0) {
+      std::snprintf(conf, sizeof conf, ",\"level_confidence\":%.4f", j.level_confidence);
+      line += conf;
+    }
   }
   char lat[32];
   std::snprintf(lat, sizeof lat, "%.6f", e.latency_s);

@@ -1,5 +1,6 @@
 // DecisionLog: one JSON line per judgment (request id, signal id, judge,
-// versions, outcome, latency; the text only when configured) appended to a
+// versions, outcome, relevance_confidence and level_confidence when the judge
+// measured them, latency; the text only when configured) appended to a
 // file. Thread-safe: a mutex serialises writes; each line is flushed whole.
 #pragma once
 
@@ -17,7 +18,7 @@ struct DecisionEntry {
   std::string request_id;
   std::string spot_id;
   std::string signal_id;
-  std::string outcome;  // "judged", "reused", "stale", "failed:<CODE>"
+  std::string outcome;                 // "judged", "reused", "stale", "failed:<CODE>"
   const Judgment* judgment = nullptr;  // null when failed
   double latency_s = 0;
   const std::string* text = nullptr;  // logged only when the log was opened with texts

@@ -56,8 +56,8 @@ double CounterFamily::Get(const Labels& labels) const {
 
 void CounterFamily::Render(std::string* out) const {
   std::lock_guard lock(mu_);
-  *out += "# HELP " + name_ + " " + help_ + "\n# TYPE " + name_ +
-          (gauge_ ? " gauge\n" : " counter\n");
+  *out +=
+      "# HELP " + name_ + " " + help_ + "\n# TYPE " + name_ + (gauge_ ? " gauge\n" : " counter\n");
   for (const auto& [labels, v] : values_) *out += name_ + LabelText(labels) + " " + Num(v) + "\n";
 }
 
@@ -84,8 +84,8 @@ void HistogramFamily::Render(std::string* out) const {
     for (size_t i = 0; i < bounds_.size(); ++i)
       *out += name_ + "_bucket" + LabelText(labels, "le=\"" + Num(bounds_[i]) + "\"") + " " +
               std::to_string(s.buckets[i]) + "\n";
-    *out += name_ + "_bucket" + LabelText(labels, "le=\"+Inf\"") + " " +
-            std::to_string(s.count) + "\n";
+    *out +=
+        name_ + "_bucket" + LabelText(labels, "le=\"+Inf\"") + " " + std::to_string(s.count) + "\n";
     *out += name_ + "_sum" + LabelText(labels) + " " + Num(s.sum) + "\n";
     *out += name_ + "_count" + LabelText(labels) + " " + std::to_string(s.count) + "\n";
   }
@@ -134,6 +134,10 @@ std::string MetricsRegistry::Render() {
 
 std::vector<double> LatencyBuckets() {
   return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 45, 50, 60};
+}
+
+std::vector<double> ConfidenceBuckets() {
+  return {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 1.0};
 }
 
 }  // namespace nunchi

@@ -73,5 +73,7 @@ class MetricsRegistry {
 
 // Default latency buckets in seconds, 5 ms .. 60 s.
 std::vector<double> LatencyBuckets();
+// Buckets for a confidence in 0..1 (judgment confidence): tenths, finer near 1.
+std::vector<double> ConfidenceBuckets();
 
 }  // namespace nunchi

@@ -29,7 +29,7 @@ Judgment StaleJudgment() {
 
 struct AnalysisService::TaskState {
   JudgeTask task;
-  std::vector<std::string> ids;           // target signal ids
+  std::vector<std::string> ids;               // target signal ids
   std::vector<StoredJudgment> row_templates;  // per target: everything but the judgment
   std::mutex mu;
   std::condition_variable cv;
@@ -93,8 +93,7 @@ size_t AnalysisService::signals_in_flight() const {
 }
 
 Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
-                                                  const std::string& request_id,
-                                                  Deadline deadline,
+                                                  const std::string& request_id, Deadline deadline,
                                                   std::vector<FieldError>* field_errors) {
   auto& resets = metrics_.Counter("nunchi_state_resets_total", "409 STATE_RESET answers.");
   auto& signals = metrics_.Counter("nunchi_signals_total", "Signals by disposition.");
@@ -157,8 +156,9 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             if (is_new) signals.Add({{"disposition", "reused"}});
             continue;
           }
-          StoredJudgment row{sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id,
-                             sig.created_at, hash, {}, now_ms};
+          StoredJudgment row{
+              sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id, sig.created_at, hash, {},
+              now_ms};
           if (sig.created_at.ms < window_start) {
             // Outside the window it cannot change any result: record, don't judge.
             row.judgment = StaleJudgment();
@@ -174,8 +174,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             state->task.spot = spot.info;
             state->task.bundle = b;
             state->task.analyzed_at = req.analyzed_at.ms;
-            state->task.deadline =
-                deadline - options_.answer_margin - options_.fallback_reserve;
+            state->task.deadline = deadline - options_.answer_margin - options_.fallback_reserve;
             state->task.request_id = request_id;
           }
           waits[s].push_back(Wait{state, state->ids.size()});
@@ -196,10 +195,10 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
       resets.Add({{"reason", "missing_judgment"}});
       std::string list;
       for (size_t i = 0; i < missing.size() && i < 5; ++i) list += (i ? ", " : "") + missing[i];
-      return Status(ErrorCode::kStateReset,
-                    std::to_string(missing.size()) +
-                        " resent signal(s) have no stored judgment (" + list +
-                        (missing.size() > 5 ? ", ..." : "") + "); resend all signals as new");
+      return Status(ErrorCode::kStateReset, std::to_string(missing.size()) +
+                                                " resent signal(s) have no stored judgment (" +
+                                                list + (missing.size() > 5 ? ", ..." : "") +
+                                                "); resend all signals as new");
     }
     std::lock_guard lock(inflight_mu_);
     for (const auto& t : tasks)
@@ -258,6 +257,10 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
   auto& judgments = metrics_.Counter("nunchi_judgments_total", "Judgments by judge and outcome.");
   auto& latency = metrics_.Histogram("nunchi_judge_duration_seconds",
                                      "Time to judge one bundle's new signals.", LatencyBuckets());
+  auto& confidence = metrics_.Histogram(
+      "nunchi_judgment_confidence",
+      "Confidence of each judgment by judge and field (relevance, level), where measured.",
+      ConfidenceBuckets());
   judge_calls_.fetch_add(1);
   metrics_.Counter("nunchi_judge_calls_total", "Calls into the judge (one per bundle).").Add({});
   const auto start = Clock::now();
@@ -289,9 +292,14 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
   }
   for (size_t k = 0; k < out.size(); ++k) {
     const Judgment* j = out[k].ok() ? &out[k].value() : nullptr;
-    std::string outcome = j ? "judged" : std::string("failed:") + ErrorCodeName(out[k].status().code());
+    std::string outcome =
+        j ? "judged" : std::string("failed:") + ErrorCodeName(out[k].status().code());
     judgments.Add({{"judge", j ? j->judge : "none"},
                    {"outcome", j ? "ok" : ErrorCodeName(out[k].status().code())}});
+    if (j && j->relevance_confidence >= 0)
+      confidence.Observe({{"judge", j->judge}, {"field", "relevance"}}, j->relevance_confidence);
+    if (j && j->level_confidence >= 0)
+      confidence.Observe({{"judge", j->judge}, {"field", "level"}}, j->level_confidence);
     if (log_) {
       const std::string& text = t->task.bundle.at(t->task.targets[k]).text;
       log_->Write({t->task.request_id, t->task.spot.spot_id, t->ids[k], outcome, j, secs, &text});

@@ -36,6 +36,8 @@ class FakeJudge : public Judge {
       j.judge = "fake";
       if (text.rfind("HIGH", 0) == 0) {
         j = {Relevance::kRelevant, Level::kHigh, Cause::kEvent, "행사", "fake", "m", "p"};
+        j.relevance_confidence = 0.92;
+        j.level_confidence = 0.55;
       } else if (text.rfind("LOW", 0) == 0) {
         j = {Relevance::kRelevant, Level::kLow, Cause::kNone, "", "fake", "m", "p"};
       }
@@ -61,8 +63,8 @@ class ServiceTest : public ::testing::Test {
   void SetUp() override { Make(); }
   void Make() {
     service_.reset();
-    service_ = std::make_unique<AnalysisService>(*store_, judge_, metrics_, nullptr,
-                                                 ServiceOptions{});
+    service_ =
+        std::make_unique<AnalysisService>(*store_, judge_, metrics_, nullptr, ServiceOptions{});
   }
   AnalysisRequest Req(TimeMs at, std::vector<Spot> spots, std::vector<NewSignal> fresh,
                       std::optional<std::string> epoch) {
@@ -95,9 +97,9 @@ class ServiceTest : public ::testing::Test {
 };
 
 TEST_F(ServiceTest, JudgesNewSignalsAndAggregates) {
-  Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "HIGH 미어터져요"),
-                      Sig("c2", "u3", kT0 - 30'000, "ㅋㅋ")},
-                     Sig("p1", "u1", kT0 - 120'000, "HIGH 줄 김"));
+  Spot s = OneBundle(
+      {Sig("c1", "u2", kT0 - 60'000, "HIGH 미어터져요"), Sig("c2", "u3", kT0 - 30'000, "ㅋㅋ")},
+      Sig("p1", "u1", kT0 - 120'000, "HIGH 줄 김"));
   auto r = Run(Req(kT0, {s},
                    {{SignalKind::kPost, "p1", "p1"},
                     {SignalKind::kComment, "c1", "p1"},
@@ -115,10 +117,39 @@ TEST_F(ServiceTest, JudgesNewSignalsAndAggregates) {
   EXPECT_EQ(store_->RowCount(), 3);
 }
 
+TEST_F(ServiceTest, StoresAndExportsConfidence) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "LOW")},
+                     Sig("p1", "u1", kT0 - 120'000, "HIGH 줄 김"));
+  ASSERT_TRUE(
+      Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+              std::nullopt))
+          .ok());
+  auto rows = store_->Get({"p1", "c1"});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_DOUBLE_EQ(rows->at("p1").judgment.relevance_confidence, 0.92);
+  EXPECT_DOUBLE_EQ(rows->at("p1").judgment.level_confidence, 0.55);
+  EXPECT_DOUBLE_EQ(rows->at("c1").judgment.relevance_confidence, Judgment::kNoConfidence);
+  std::string text = metrics_.Render();
+  // One measured relevance (0.92) and one level (0.55); the unmeasured judgment adds none.
+  EXPECT_NE(text.find("nunchi_judgment_confidence_count{judge=\"fake\",field=\"relevance\"} 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("nunchi_judgment_confidence_bucket{judge=\"fake\",field=\"level\",le=\"0.5\"} 0"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("nunchi_judgment_confidence_bucket{judge=\"fake\",field=\"level\",le=\"0.6\"} 1"),
+      std::string::npos)
+      << text;
+}
+
 TEST_F(ServiceTest, ResentBundleJudgesOnlyTheNewSignal) {
   Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "LOW")}, Sig("p1", "u1", kT0 - 90'000, "x"));
-  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
-                      std::nullopt)).ok());
+  ASSERT_TRUE(
+      Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+              std::nullopt))
+          .ok());
   s.bundles[0].comments.push_back(Sig("c2", "u3", kT0, "LOW 한산"));
   auto r = Run(Req(kT0 + 60'000, {s}, {{SignalKind::kComment, "c2", "p1"}}, store_->Epoch()));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -169,8 +200,10 @@ TEST_F(ServiceTest, ResentSignalWithoutJudgmentIsStateResetAndChangesNothing) {
 
 TEST_F(ServiceTest, EpochMismatchIsStateReset) {
   Spot s = OneBundle({Sig("c1", "u2", kT0, "HIGH")}, Sig("p1", "u1", kT0, "HIGH"));
-  ASSERT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
-                      std::nullopt)).ok());
+  ASSERT_TRUE(
+      Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+              std::nullopt))
+          .ok());
   s.bundles[0].comments.push_back(Sig("c2", "u3", kT0, "HIGH"));
   auto r = Run(Req(kT0, {s}, {{SignalKind::kComment, "c2", "p1"}}, "e-other"));
   ASSERT_FALSE(r.ok());
@@ -195,7 +228,8 @@ TEST_F(ServiceTest, CommentMissingFromResentBundleStopsCounting) {
                       {{SignalKind::kPost, "p1", "p1"},
                        {SignalKind::kComment, "c1", "p1"},
                        {SignalKind::kComment, "c2", "p1"}},
-                      std::nullopt)).ok());
+                      std::nullopt))
+                  .ok());
   s.bundles[0].comments.pop_back();  // c2 deleted
   s.bundles[0].comments.push_back(Sig("c3", "u4", kT0, "LOW"));
   auto r = Run(Req(kT0 + 1000, {s}, {{SignalKind::kComment, "c3", "p1"}}, store_->Epoch()));
@@ -217,9 +251,9 @@ TEST_F(ServiceTest, JudgeFailureMakesOnlyThatSpotFailed) {
   Spot bad = OneBundle({}, Sig("p1", "u1", kT0, "FAIL"));
   Spot good = OneBundle({}, Sig("p2", "u2", kT0, "HIGH"));
   good.info.spot_id = "s2";
-  auto r = Run(Req(kT0, {bad, good},
-                   {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kPost, "p2", "p2"}},
-                   std::nullopt));
+  auto r =
+      Run(Req(kT0, {bad, good}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kPost, "p2", "p2"}},
+              std::nullopt));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->spots[0].status, AnalysisStatus::kFailed);
   EXPECT_FALSE(r->spots[0].level.has_value());
@@ -231,8 +265,8 @@ TEST_F(ServiceTest, MissedDeadlineIsFailedOnTimeAndTheLateJudgmentIsKept) {
   judge_.delay = 600ms;
   Spot s = OneBundle({}, Sig("p1", "u1", kT0, "HIGH"));
   const auto start = Clock::now();
-  auto r = Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt),
-               Clock::now() + 300ms);
+  auto r =
+      Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt), Clock::now() + 300ms);
   const auto took = Clock::now() - start;
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->spots[0].status, AnalysisStatus::kFailed);

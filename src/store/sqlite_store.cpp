@@ -1,5 +1,8 @@
 // SQLite implementation of JudgmentStore. One connection guarded by a mutex;
 // WAL journal, synchronous=FULL, so a committed Put survives a crash.
+// Schema versions (PRAGMA user_version): 0 the first; 1 adds
+// relevance_confidence and level_confidence (REAL, -1 when not measured),
+// migrated in place on open.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -29,12 +32,21 @@ CREATE TABLE IF NOT EXISTS judgments (
   judge TEXT NOT NULL,
   model TEXT NOT NULL,
   prompt_version TEXT NOT NULL,
-  judged_at_ms INTEGER NOT NULL
+  judged_at_ms INTEGER NOT NULL,
+  relevance_confidence REAL NOT NULL DEFAULT -1,
+  level_confidence REAL NOT NULL DEFAULT -1
 );
 CREATE INDEX IF NOT EXISTS judgments_spot ON judgments (spot_id, created_at_ms);
 CREATE INDEX IF NOT EXISTS judgments_post ON judgments (post_id);
 CREATE INDEX IF NOT EXISTS judgments_judged ON judgments (judged_at_ms);
 )sql";
+
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kColumns =
+    "signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, "
+    "relevance, level, cause, cause_text, judge, model, prompt_version, judged_at_ms, "
+    "relevance_confidence, level_confidence";
 
 struct StmtDeleter {
   void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
@@ -56,14 +68,15 @@ class SqliteStore final : public JudgmentStore {
  public:
   Status Open(const std::string& path) {
     sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &raw,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
+    int rc =
+        sqlite3_open_v2(path.c_str(), &raw,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     db_.reset(raw);
     if (rc != SQLITE_OK) return Err("open " + path);
     sqlite3_busy_timeout(db_.get(), 5000);
     if (Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); !s.ok()) return s;
     if (Status s = Exec(kSchema); !s.ok()) return s;
+    if (Status s = Migrate(); !s.ok()) return s;
     Stmt q = Prepare("SELECT value FROM meta WHERE key='epoch'");
     if (!q) return Err("prepare");
     if (sqlite3_step(q.get()) == SQLITE_ROW) {
@@ -84,9 +97,7 @@ class SqliteStore final : public JudgmentStore {
     std::lock_guard lock(mu_);
     std::unordered_map<std::string, StoredJudgment> out;
     Stmt q = Prepare(
-        "SELECT signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, "
-        "relevance, level, cause, cause_text, judge, model, prompt_version, judged_at_ms "
-        "FROM judgments WHERE signal_id = ?");
+        ("SELECT " + std::string(kColumns) + " FROM judgments WHERE signal_id = ?").c_str());
     if (!q) return Err("prepare get");
     for (const std::string& id : ids) {
       sqlite3_reset(q.get());
@@ -105,8 +116,9 @@ class SqliteStore final : public JudgmentStore {
     if (rows.empty()) return Status::Ok();
     std::lock_guard lock(mu_);
     if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-    Stmt ins = Prepare(
-        "INSERT OR REPLACE INTO judgments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Stmt ins = Prepare(("INSERT OR REPLACE INTO judgments (" + std::string(kColumns) +
+                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+                           .c_str());
     if (!ins) return Rollback("prepare put");
     for (const StoredJudgment& r : rows) {
       sqlite3_reset(ins.get());
@@ -131,6 +143,8 @@ class SqliteStore final : public JudgmentStore {
       text(13, r.judgment.model);
       text(14, r.judgment.prompt_version);
       sqlite3_bind_int64(ins.get(), 15, r.judged_at);
+      sqlite3_bind_double(ins.get(), 16, r.judgment.relevance_confidence);
+      sqlite3_bind_double(ins.get(), 17, r.judgment.level_confidence);
       if (sqlite3_step(ins.get()) != SQLITE_DONE) return Rollback("insert");
     }
     if (sqlite3_step(Prepare("COMMIT").get()) != SQLITE_DONE) return Rollback("commit");
@@ -166,10 +180,9 @@ class SqliteStore final : public JudgmentStore {
 
   Result<std::vector<Report>> ReportsForSpot(const std::string& spot_id, TimeMs since) override {
     std::lock_guard lock(mu_);
-    Stmt q = Prepare(
-        "SELECT signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, "
-        "relevance, level, cause, cause_text, judge, model, prompt_version, judged_at_ms "
-        "FROM judgments WHERE spot_id = ? AND created_at_ms >= ?");
+    Stmt q = Prepare(("SELECT " + std::string(kColumns) +
+                      " FROM judgments WHERE spot_id = ? AND created_at_ms >= ?")
+                         .c_str());
     if (!q) return Err("prepare reports");
     sqlite3_bind_text(q.get(), 1, spot_id.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q.get(), 2, since);
@@ -221,7 +234,43 @@ class SqliteStore final : public JudgmentStore {
     s.judgment.model = col(12);
     s.judgment.prompt_version = col(13);
     s.judged_at = sqlite3_column_int64(q, 14);
+    s.judgment.relevance_confidence = sqlite3_column_double(q, 15);
+    s.judgment.level_confidence = sqlite3_column_double(q, 16);
     return s;
+  }
+
+  // Brings a store written by an older nunchi to kSchemaVersion.
+  Status Migrate() {
+    Stmt v = Prepare("PRAGMA user_version");
+    if (!v || sqlite3_step(v.get()) != SQLITE_ROW) return Err("read schema version");
+    int version = sqlite3_column_int(v.get(), 0);
+    v.reset();
+    if (version >= kSchemaVersion) return Status::Ok();
+    // Version 0: the table may predate the confidence columns (CREATE IF NOT EXISTS kept it).
+    bool has_confidence = false;
+    Stmt cols = Prepare("PRAGMA table_info(judgments)");
+    while (cols && sqlite3_step(cols.get()) == SQLITE_ROW) {
+      const unsigned char* name = sqlite3_column_text(cols.get(), 1);
+      if (name && std::string(reinterpret_cast<const char*>(name)) == "relevance_confidence")
+        has_confidence = true;
+    }
+    cols.reset();
+    if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+    if (!has_confidence) {
+      if (Status s =
+              Exec("ALTER TABLE judgments ADD COLUMN relevance_confidence REAL NOT NULL DEFAULT -1;"
+                   "ALTER TABLE judgments ADD COLUMN level_confidence REAL NOT NULL DEFAULT -1;");
+          !s.ok()) {
+        Exec("ROLLBACK");
+        return s;
+      }
+    }
+    if (Status s = Exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+        !s.ok()) {
+      Exec("ROLLBACK");
+      return s;
+    }
+    return Exec("COMMIT");
   }
 
   Stmt Prepare(const char* sql) {

@@ -1,0 +1,446 @@
+#include "judges/rule_passes.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "judges/cause_text.h"
+#include "judges/lexicon.h"
+
+namespace nunchi::judges {
+
+using lex::Marker;
+
+namespace {
+
+int Rank(Level l) {
+  switch (l) {
+    case Level::kLow:
+      return 1;
+    case Level::kMedium:
+      return 2;
+    case Level::kHigh:
+      return 3;
+    case Level::kUnknown:
+      return 0;
+  }
+  return 0;
+}
+
+// Only laughter/crying jamo, digits-free punctuation and emoji: a reaction.
+bool OnlyJamoOrSymbols(std::string_view compact) {
+  for (size_t i = 0; i < compact.size();) {
+    char32_t cp = NextCodePoint(compact, i);
+    if (IsHangulSyllable(cp) || (cp < 0x80 && std::isalnum(static_cast<int>(cp)))) return false;
+  }
+  return true;
+}
+
+// Which cause words win: a named breakdown or works first, then the earliest
+// specific word, then vague words (멈춰, 통제, 행사 …) that often describe the crowd itself.
+int CauseRank(const lex::CauseCue& cue) {
+  for (std::string_view weak :
+       {"멈춰", "멈췄", "멈춤", "오류", "장애", "배차", "통제", "차단", "우회", "날씨", "방송",
+        "소문", "단체", "행사", "이벤트", "경찰", "점검중"})
+    if (cue.pat == weak) return 2;
+  if (cue.cause == Cause::kIncident || cue.cause == Cause::kConstruction) return 0;
+  return 1;
+}
+
+}  // namespace
+
+const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped) {
+  const CauseHit* best = nullptr;
+  for (const auto& h : hits) {
+    if (dropped && h.clause < dropped->size() && (*dropped)[h.clause]) continue;
+    if (!best || CauseRank(*h.cue) < CauseRank(*best->cue)) best = &h;
+  }
+  return best ? best->cue : nullptr;
+}
+
+bool RuleState::Has(Marker k) const {
+  return std::any_of(hits.markers.begin(), hits.markers.end(),
+                     [k](const MarkerHit& m) { return m.kind == k; });
+}
+bool RuleState::AnyQuestion() const {
+  return std::any_of(question.begin(), question.end(), [](char q) { return q; });
+}
+bool RuleState::AnyPast() const {
+  return std::any_of(past.begin(), past.end(), [](char x) { return x; });
+}
+
+void PrepareState(const Rules::Index& index, std::string_view text, const RuleContext& ctx,
+                  RuleState* s) {
+  s->text = text;
+  s->c = MakeCompact(text);
+  std::string own_compact;
+  const std::string* spot_compact = nullptr;
+  if (!ctx.spot_compact.empty()) {
+    spot_compact = &ctx.spot_compact;
+  } else if (ctx.spot) {
+    own_compact = MakeCompact(ctx.spot->name + " " + ctx.spot->description).text;
+    spot_compact = &own_compact;
+  }
+  s->hits = Scan(index, s->c, spot_compact);
+  s->nc = s->c.clause_count();
+  for (auto* v : {&s->past, &s->future, &s->guess, &s->now, &s->other, &s->question})
+    v->assign(s->nc, 0);
+  s->other_origin.assign(s->nc, PlaceOrigin::kWord);
+  s->drop.assign(s->nc, ClauseDrop::kNone);
+}
+
+std::optional<RuleRow> InjectionPass(const RuleState& s) {
+  if (s.Has(Marker::kInjection)) return RuleRow::kInjection;
+  if (s.Has(Marker::kAd)) return RuleRow::kAdvert;
+  if (OnlyJamoOrSymbols(s.c.text)) return RuleRow::kSymbols;
+  return std::nullopt;
+}
+
+void PlacePass(RuleState* s) {
+  for (const auto& m : s->hits.markers) {
+    if (m.clause >= s->nc) continue;
+    if (m.kind == Marker::kOtherPlace) {
+      if (!s->other[m.clause]) s->other_origin[m.clause] = static_cast<PlaceOrigin>(m.origin);
+      s->other[m.clause] = 1;
+    } else if (m.kind == Marker::kElsewhere) {
+      s->elsewhere = true;
+    }
+  }
+  // "주차장 들어가는데만 30분": "데만/데도" is the 데 of a noun ("the going in"), not a
+  // connective, so the clause after it is still about the same place.
+  const std::string& t = s->c.text;
+  for (size_t i = 3; i < t.size(); ++i) {
+    if (i == 0 || s->c.clause[i] == s->c.clause[i - 1]) continue;
+    size_t k = s->c.clause[i - 1];
+    if (k + 1 >= s->nc || !s->other[k]) continue;
+    if (t.compare(i - 3, 3, "데") == 0 && (t.compare(i, 3, "만") == 0))
+      s->other[k + 1] = 1, s->other_origin[k + 1] = s->other_origin[k];
+  }
+}
+
+void TimePass(RuleState* s) {
+  const auto& hits = s->hits;
+  const std::string& t = s->c.text;
+  for (const auto& m : hits.markers) {
+    size_t k = m.clause;
+    if (k >= s->nc) continue;
+    switch (m.kind) {
+      case Marker::kPast: {
+        bool compare = false;  // "어제보다 많아요" is about now
+        for (const auto& m2 : hits.markers)
+          if (m2.kind == Marker::kCompare && m2.pos >= m.end && m2.pos <= m.end + 6) compare = true;
+        if (!compare) s->past[k] = 1;
+        break;
+      }
+      case Marker::kFuture:
+        s->future[k] = 1;
+        break;
+      case Marker::kFutureVerb: {
+        // "모르겠어요": the 겠 of a level phrase is not a guess about later.
+        bool inside = std::any_of(hits.levels.begin(), hits.levels.end(), [&](const LevelHit& h) {
+          return h.pos <= m.pos && m.pos < h.end;
+        });
+        bool dunno = m.pos >= 6 && (t.compare(m.pos - 6, 6, "모르") == 0);
+        if (!inside && !dunno) s->guess[k] = 1;
+        break;
+      }
+      case Marker::kNow:
+        s->now[k] = 1;
+        break;
+      default:
+        break;
+    }
+  }
+  // A story told about yesterday or next week with no word of now is about then throughout:
+  // "그제 갔는데 입장 마감이었어요".
+  bool any_now = std::any_of(s->now.begin(), s->now.end(), [](char x) { return x; });
+  bool any_then = false;
+  for (size_t k = 0; k < s->nc; ++k) any_then = any_then || s->past[k] || s->future[k];
+  if (any_then && !any_now) {
+    for (size_t k = 0; k < s->nc; ++k)
+      if (!s->past[k] && !s->future[k]) s->story = true;
+    std::fill(s->past.begin(), s->past.end(), 1);
+  }
+}
+
+void QuestionPass(RuleState* s) {
+  s->question.assign(s->c.clause_is_question.begin(), s->c.clause_is_question.end());
+  s->question.resize(s->nc, 0);
+  // "15분 정도?", "한 45분?": a figure with a question mark is a hedge, not a question.
+  for (const auto& n : s->hits.numbers) {
+    size_t k = n.clause;
+    if (k >= s->nc || !s->question[k]) continue;
+    size_t end = n.pos;
+    while (end < s->c.text.size() && s->c.clause[end] == k) ++end;
+    // "…정도요?", "40분은 걸릴걸요?" hedge; "2시간 무료예요?" asks.
+    std::string_view rest(s->c.text.data() + n.pos + n.len, end - n.pos - n.len);
+    bool estimate = false;
+    for (std::string_view e : {"걸요", "걸", "듯", "듯요", "정도", "쯤", "대요", "래요", "거예요"})
+      estimate = estimate || rest.ends_with(e);
+    if (rest.size() <= 9 || estimate) s->question[k] = 0;
+  }
+}
+
+void NegationIronyPass(RuleState* s) {
+  auto& hits = s->hits;
+  const std::string& t = s->c.text;
+  // "모르겠어요" says the level is unclear only when the text is about the crowd at all.
+  bool crowd_words = false;
+  for (std::string_view w : {"사람", "줄", "혼잡", "붐", "많", "적", "대기", "웨이팅", "자리"})
+    crowd_words = crowd_words || t.find(w) != std::string::npos;
+  if (!crowd_words)
+    for (auto& h : hits.levels)
+      if (h.level == Level::kUnknown && h.weight < 1.0f) h.dropped = true;
+  // "많은지 적은지 애매": a clause that says it cannot tell voids its own level words.
+  for (const auto& u : hits.levels)
+    if (u.level == Level::kUnknown && !u.dropped && u.weight > 0)
+      for (auto& h : hits.levels)
+        if (h.clause == u.clause && h.level != Level::kUnknown) h.dropped = true;
+  // "자리 많아요", "여유 많음": plenty of room is quiet, not crowded.
+  for (auto& h : hits.levels) {
+    if (h.level != Level::kHigh || h.weight > 0.7f) continue;
+    size_t from = h.pos >= 12 ? h.pos - 12 : 0;
+    std::string_view before(t.data() + from, h.pos - from);
+    for (std::string_view room : {"자리", "여유", "좌석", "빈"})
+      if (before.find(room) != std::string_view::npos) h.level = Level::kLow, h.negated = true;
+  }
+  for (auto& h : hits.levels)
+    if (h.weight <= 0) h.dropped = true;  // neutral phrases (lexicon weight 0)
+
+  // Expectation ("…줄 알았는데") and sarcasm ("…는 개뿔") void the cues before them.
+  for (const auto& m : hits.markers) {
+    if (m.kind == Marker::kExpect) {
+      for (auto& h : hits.levels)
+        if (h.clause == m.clause && h.pos < m.pos && !h.dropped)
+          h.dropped = true, s->expect_dropped = true;
+      for (auto& n : hits.numbers)
+        if (n.clause == m.clause && n.pos < m.pos && !n.dropped)
+          n.dropped = true, s->expect_dropped = true;
+    } else if (m.kind == Marker::kIrony) {
+      for (auto& h : hits.levels)
+        if (h.pos < m.pos && !h.dropped) h.dropped = true, s->irony_dropped = true;
+    }
+  }
+}
+
+void ContextPass(RuleState* s) {
+  auto& hits = s->hits;
+  for (size_t k = 0; k < s->nc; ++k) {
+    ClauseDrop d = ClauseDrop::kNone;
+    if (s->elsewhere) {
+      d = ClauseDrop::kElsewhere;
+    } else if (s->other[k]) {
+      d = ClauseDrop::kPlace;
+    } else if (s->question[k]) {
+      d = ClauseDrop::kQuestion;
+    } else if (s->guess[k]) {
+      d = ClauseDrop::kGuess;
+    } else if ((s->past[k] || s->future[k]) && !s->now[k]) {
+      d = s->story ? ClauseDrop::kStory : s->future[k] ? ClauseDrop::kFuture : ClauseDrop::kPast;
+    }
+    s->drop[k] = d;
+  }
+  std::array<size_t, 8> by{};
+  auto drop = [&](uint16_t clause, bool* dropped) {
+    if (*dropped || s->drop[clause] == ClauseDrop::kNone) return;
+    *dropped = true;
+    ++s->dropped_for_context;
+    ++by[static_cast<size_t>(s->drop[clause])];
+    if (s->drop[clause] == ClauseDrop::kPlace && by[1] == 1) s->main_origin = s->other_origin[clause];
+  };
+  for (auto& h : hits.levels) drop(h.clause, &h.dropped);
+  for (auto& n : hits.numbers) drop(n.clause, &n.dropped);
+  size_t best = 0;
+  for (size_t r = 1; r < by.size(); ++r)
+    if (by[r] > by[best]) best = r;
+  if (by[best] > 0) s->main_drop = static_cast<ClauseDrop>(best);
+
+  // "아주 여유롭네요^^ 40분째 줄": a quiet word next to crowd evidence is sarcasm.
+  bool caret = s->text.find("^^") != std::string_view::npos;
+  bool busy_evidence = false;
+  for (const auto& h : hits.levels)
+    if (!h.dropped && (h.level == Level::kHigh || h.level == Level::kMedium)) busy_evidence = true;
+  for (const auto& n : hits.numbers)
+    if (!n.dropped && Rank(n.info.level) >= 2) busy_evidence = true;
+  if (busy_evidence && (caret || s->Has(Marker::kIrony)))
+    for (auto& h : hits.levels)
+      if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
+}
+
+ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
+  float strongest = 0;
+  bool any_number = false;
+  for (const auto& h : s.hits.levels)
+    if (!h.dropped) strongest = std::max(strongest, h.weight);
+  for (const auto& n : s.hits.numbers) any_number = any_number || !n.dropped;
+  bool weak_own = !any_number && strongest < 0.8f;
+  if (!weak_own || !s.Has(Marker::kAgree) || s.Has(Marker::kNotAgree))
+    return ReplyOutcome::kNotReply;
+  bool nothing_to_agree = !ctx.parent || ctx.parent->relevance == Relevance::kIrrelevant;
+  // "저도 지금 정류장인데 …": with nothing to agree with, a writer who says they are there
+  // now reports something of their own the lexicon does not know: no opinion.
+  if (nothing_to_agree && s.Has(Marker::kNow)) {
+    for (std::string_view w : {"줄", "사람", "자리", "대기", "대째", "번", "명", "팀", "통로"})
+      if (s.c.text.find(w) != std::string::npos) return ReplyOutcome::kOwnReport;
+  }
+  v->reason = "reply";
+  v->decided = true;
+  if (nothing_to_agree) {
+    v->judgment.relevance = Relevance::kIrrelevant;
+    return ReplyOutcome::kDecided;
+  }
+  v->judgment.relevance = Relevance::kRelevant;
+  v->judgment.level = ctx.parent->level;
+  bool busy = v->judgment.level == Level::kMedium || v->judgment.level == Level::kHigh;
+  if (busy) {
+    v->judgment.cause = ctx.parent->cause != Cause::kNone ? ctx.parent->cause : ctx.post_cause;
+    v->cause_key = ctx.parent->cause != Cause::kNone ? "" : ctx.post_cause_key;
+  }
+  v->judgment.cause_text = MakeCauseText(Relevance::kRelevant, v->judgment.level,
+                                         v->judgment.cause, v->cause_key, std::nullopt);
+  return ReplyOutcome::kDecided;
+}
+
+std::optional<RuleRow> NoCuePass(const RuleState& s) {
+  if (s.dropped_for_context > 0) {
+    switch (s.main_drop) {
+      case ClauseDrop::kPlace:
+        switch (s.main_origin) {
+          case PlaceOrigin::kNumbered:
+            return RuleRow::kPlaceNumbered;
+          case PlaceOrigin::kSide:
+            return RuleRow::kPlaceSide;
+          case PlaceOrigin::kNamed:
+            return RuleRow::kPlaceNamed;
+          case PlaceOrigin::kWord:
+            return RuleRow::kPlaceWord;
+        }
+        return RuleRow::kPlaceWord;
+      case ClauseDrop::kElsewhere:
+        return RuleRow::kPlaceElsewhere;
+      case ClauseDrop::kPast:
+        return RuleRow::kTimePast;
+      case ClauseDrop::kFuture:
+        return RuleRow::kTimeFuture;
+      case ClauseDrop::kGuess:
+        return RuleRow::kTimeGuess;
+      case ClauseDrop::kStory:
+        return RuleRow::kTimeStory;
+      case ClauseDrop::kQuestion:
+      case ClauseDrop::kNone:
+        return RuleRow::kQuestion;
+    }
+  }
+  if (s.AnyQuestion()) return RuleRow::kQuestion;
+  if (s.Has(Marker::kArrival)) return RuleRow::kArrival;
+  if (s.Has(Marker::kReaction)) {
+    // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
+    // does not know; leave it to the classifier.
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
+      if (s.c.text.find(w) != std::string::npos) return std::nullopt;
+    return RuleRow::kReaction;
+  }
+  if (s.elsewhere || s.Has(Marker::kOtherPlace)) return RuleRow::kPlaceNoCue;
+  if (s.AnyPast()) return RuleRow::kTimeNoCue;
+  return std::nullopt;
+}
+
+std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
+  const NumberHit* best = nullptr;
+  bool disagree = false;
+  for (const auto& n : s.hits.numbers) {
+    if (n.dropped) continue;
+    if (best && n.info.level != best->info.level) disagree = true;
+    if (!best || Rank(n.info.level) > Rank(best->info.level)) best = &n;
+  }
+  if (!best) return std::nullopt;
+  Level level = best->info.level;
+  v->wait = best->info;
+  v->reason = "wait";
+  // "10분째 제자리": a strong crowd word outranks a middling figure.
+  bool words_other = false;
+  for (const auto& h : s.hits.levels) {
+    if (h.dropped) continue;
+    if (h.level == Level::kHigh && h.weight >= 1.3f && level == Level::kMedium) level = Level::kHigh;
+    if (h.level != Level::kUnknown && h.weight >= 1.0f && h.level != best->info.level)
+      words_other = true;
+  }
+  v->judgment.relevance = Relevance::kRelevant;
+  v->judgment.level = level;
+  if (disagree || words_other) return RuleRow::kQuantityConflict;
+  switch (best->form) {
+    case FigureForm::kKorean:
+      return RuleRow::kQuantityKorean;
+    case FigureForm::kRange:
+      return RuleRow::kQuantityRange;
+    case FigureForm::kAhead:
+      return RuleRow::kQuantityAhead;
+    case FigureForm::kDigits:
+      break;
+  }
+  return RuleRow::kQuantityDigits;
+}
+
+std::optional<RuleRow> LexiconPass(const RuleState& s, RuleVerdict* v) {
+  uint16_t last_clause = 0;
+  bool any = false;
+  for (const auto& h : s.hits.levels)
+    if (!h.dropped) last_clause = std::max(last_clause, h.clause), any = true;
+  if (!any) return std::nullopt;
+  std::array<float, 4> score{};  // by Rank
+  float total = 0, strongest = 0;
+  int levels_seen = 0;
+  std::array<bool, 4> seen{};
+  bool negated_won = false;
+  for (const auto& h : s.hits.levels) {
+    if (h.dropped) continue;
+    float w = h.weight * (h.clause == last_clause ? 1.5f : 1.0f);
+    score[Rank(h.level)] += w;
+    total += w;
+    strongest = std::max(strongest, h.weight);
+    if (!seen[Rank(h.level)]) seen[Rank(h.level)] = true, ++levels_seen;
+  }
+  int best = 0;
+  for (int r = 1; r <= 3; ++r)
+    if (score[r] > 0 && score[r] >= score[best]) best = r;
+  for (const auto& h : s.hits.levels)
+    if (!h.dropped && Rank(h.level) == best && h.negated) negated_won = true;
+  Level level = best == 1   ? Level::kLow
+                : best == 2 ? Level::kMedium
+                : best == 3 ? Level::kHigh
+                            : Level::kUnknown;
+  v->reason = best == 0 ? "unknown" : "lexicon";
+  v->judgment.relevance = Relevance::kRelevant;
+  v->judgment.level = level;
+  if (best == 0) return RuleRow::kLexiconUnknown;
+  if (levels_seen > 1) return RuleRow::kLexiconMixed;
+  if (negated_won) return RuleRow::kNegated;
+  if (strongest < 0.8f) return RuleRow::kLexiconWeak;
+  return RuleRow::kLexiconClear;
+}
+
+void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
+  // The cause: words in the clauses that count, else the post's, else the venue's.
+  // Cause words count in every clause about here and now, questions and guesses included
+  // ("이 날씨에 누가 오겠어요").
+  std::vector<char> cause_dropped(s.nc, 0);
+  for (size_t k = 0; k < s.nc; ++k)
+    cause_dropped[k] =
+        s.elsewhere || s.other[k] || ((s.past[k] || s.future[k]) && !s.now[k]);
+  const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped);
+  Level level = v->judgment.level;
+  bool busy = level == Level::kMedium || level == Level::kHigh;
+  if (cause && (busy || level == Level::kUnknown || cause->cause == Cause::kWeather)) {
+    v->judgment.cause = cause->cause;
+    v->cause_key = std::string(cause->display);
+  } else if (busy && ctx.parent && ctx.post_cause != Cause::kNone) {
+    v->judgment.cause = ctx.post_cause;
+    v->cause_key = ctx.post_cause_key;
+  } else if (busy && ctx.spot && IsEventSpot(*ctx.spot)) {
+    v->judgment.cause = Cause::kEvent;
+  }
+  v->judgment.cause_text =
+      MakeCauseText(Relevance::kRelevant, level, v->judgment.cause, v->cause_key, v->wait);
+}
+
+}  // namespace nunchi::judges

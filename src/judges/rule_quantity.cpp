@@ -1,0 +1,414 @@
+#include "judges/rule_quantity.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "judges/text_util.h"
+
+namespace nunchi::judges {
+namespace {
+
+bool At(std::string_view s, size_t pos, std::string_view w) {
+  return pos <= s.size() && s.substr(pos).starts_with(w);
+}
+
+bool Near(std::string_view s, size_t from, size_t to, std::initializer_list<std::string_view> ws) {
+  from = std::min(from, s.size());
+  to = std::min(to, s.size());
+  if (to <= from) return false;
+  std::string_view win = s.substr(from, to - from);
+  for (auto w : ws)
+    if (win.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+bool IsDigit(char ch) { return ch >= '0' && ch <= '9'; }
+
+struct Number {
+  double value = 0;
+  size_t len = 0;
+  bool digits = false;  // written in Arabic digits
+  bool range = false;   // "20~30", "두세", "이삼십": value is the middle
+  bool few = false;     // "몇": an unknown small number
+};
+
+// "20", "20~30", "20-30".
+Number ParseDigits(std::string_view t, size_t pos) {
+  Number n;
+  size_t p = pos;
+  double v = 0;
+  while (p < t.size() && IsDigit(t[p])) v = v * 10 + (t[p++] - '0');
+  if (p == pos) return n;
+  n.value = v;
+  n.digits = true;
+  if (p + 1 < t.size() && (t[p] == '~' || t[p] == '-') && IsDigit(t[p + 1])) {
+    size_t q = p + 1;
+    double w = 0;
+    while (q < t.size() && IsDigit(t[q])) w = w * 10 + (t[q++] - '0');
+    if (w > v && w <= v * 4 + 10) {  // a range, not a phone number or a date
+      n.value = (v + w) / 2;
+      n.range = true;
+      p = q;
+    }
+  }
+  n.len = p - pos;
+  return n;
+}
+
+struct Word {
+  std::string_view word;
+  double value;
+  bool range;
+};
+// Native Korean numerals, longest first where one is the start of another.
+constexpr Word kNativeRanges[] = {{"한두", 1.5, true},   {"두세", 2.5, true},   {"서너", 3.5, true},
+                                  {"너덧", 4.5, true},   {"네다섯", 4.5, true}, {"대여섯", 5.5, true},
+                                  {"예닐곱", 6.5, true}, {"두어", 2, true}};
+constexpr Word kNativeTens[] = {{"스무", 20, false}, {"스물", 20, false}, {"서른", 30, false},
+                                {"마흔", 40, false}, {"쉰", 50, false},   {"열", 10, false}};
+constexpr Word kNativeUnits[] = {{"하나", 1, false}, {"다섯", 5, false}, {"여섯", 6, false},
+                                 {"일곱", 7, false}, {"여덟", 8, false}, {"아홉", 9, false},
+                                 {"한", 1, false},   {"둘", 2, false},   {"두", 2, false},
+                                 {"셋", 3, false},   {"세", 3, false},   {"넷", 4, false},
+                                 {"네", 4, false}};
+
+int SinoDigit(char32_t cp) {
+  switch (cp) {
+    case U'일':
+      return 1;
+    case U'이':
+      return 2;
+    case U'삼':
+      return 3;
+    case U'사':
+      return 4;
+    case U'오':
+      return 5;
+    case U'육':
+      return 6;
+    case U'칠':
+      return 7;
+    case U'팔':
+      return 8;
+    case U'구':
+      return 9;
+    default:
+      return 0;
+  }
+}
+
+// "삼십", "삼십오", "이삼십" (20-30), "일이" (1-2), "백".
+Number ParseSino(std::string_view t, size_t pos) {
+  Number n;
+  size_t p = pos;
+  double total = 0;
+  int d1 = 0, d2 = 0;
+  bool any = false;
+  while (p < t.size()) {
+    size_t q = p;
+    char32_t cp = NextCodePoint(t, q);
+    if (int d = SinoDigit(cp)) {
+      if (d1 == 0) {
+        d1 = d;
+      } else if (d2 == 0 && d == d1 + 1) {
+        d2 = d;
+      } else {
+        break;
+      }
+    } else if (cp == U'십' || cp == U'백') {
+      double mult = cp == U'십' ? 10 : 100;
+      double digit = d1 == 0 ? 1 : d2 == 0 ? d1 : (d1 + d2) / 2.0;
+      if (d2 != 0) n.range = true;
+      total += digit * mult;
+      d1 = d2 = 0;
+    } else {
+      break;
+    }
+    any = true;
+    p = q;
+  }
+  if (!any) return n;
+  if (d1 != 0) {
+    if (d2 != 0) n.range = true;
+    total += d2 == 0 ? d1 : (d1 + d2) / 2.0;
+  }
+  n.value = total;
+  n.len = p - pos;
+  return n;
+}
+
+Number ParseNative(std::string_view t, size_t pos) {
+  Number n;
+  for (const auto& w : kNativeRanges)
+    if (At(t, pos, w.word)) {
+      n.value = w.value;
+      n.range = true;
+      n.len = w.word.size();
+      return n;
+    }
+  size_t p = pos;
+  for (const auto& w : kNativeTens)
+    if (At(t, p, w.word)) {
+      n.value = w.value;
+      p += w.word.size();
+      break;
+    }
+  for (const auto& w : kNativeUnits)
+    if (At(t, p, w.word)) {
+      n.value += w.value;
+      p += w.word.size();
+      break;
+    }
+  n.len = p - pos;
+  return n;
+}
+
+Number ParseNumber(std::string_view t, size_t pos) {
+  if (pos > 0 && IsDigit(t[pos - 1])) return {};  // inside a number
+  if (IsDigit(t[pos])) return ParseDigits(t, pos);
+  size_t q = pos;
+  char32_t cp = NextCodePoint(t, q);
+  if (!IsHangulSyllable(cp)) return {};
+  if (pos >= 3) {  // inside a Sino-Korean number ("삼|십", "이십|오")
+    size_t b = pos - 3;
+    char32_t prev = NextCodePoint(t, b);
+    bool tens = cp == U'십' || cp == U'백';
+    bool prev_tens = prev == U'십' || prev == U'백';
+    if ((tens && SinoDigit(prev)) || (prev_tens && SinoDigit(cp))) return {};
+  }
+  if (At(t, pos, "몇십") || At(t, pos, "수십")) return {30, 6, false, false, true};
+  if (At(t, pos, "몇")) return {2, 3, false, false, true};
+  if (At(t, pos, "반")) return {0.5, 3, false, false, false};
+  Number native = ParseNative(t, pos);
+  Number sino = ParseSino(t, pos);
+  return sino.len > native.len ? sino : native;
+}
+
+// Words before a figure that make it a wait or a queue.
+bool WaitBefore(std::string_view t, size_t from, size_t to) {
+  return Near(t, from, to, {"대기", "웨이팅", "기다", "줄", "예상", "앞에"});
+}
+
+size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
+  size_t q = p + 6;  // 시간
+  double hours = n.value, minutes = 0;
+  bool range = n.range;
+  if (At(t, q, "반")) {
+    hours += 0.5, q += 3;
+  } else {
+    // "1시간 30분", "한 시간 이십 분".
+    Number m = ParseNumber(t, q);
+    if (m.len > 0 && !m.few && At(t, q + m.len, "분")) {
+      minutes = m.value;
+      range = range || m.range;
+      q += m.len + 3;
+    }
+  }
+  size_t before_lo = pos >= 24 ? pos - 24 : 0;
+  // "3시간 전부터 줄 서 있어요": a wait counted from when it began.
+  bool since = At(t, q, "전부터") && Near(t, q, q + 36, {"줄", "기다", "대기", "웨이팅", "서있"});
+  if (!since && (At(t, q, "전") || At(t, q, "뒤") || At(t, q, "후")))
+    return 0;
+  if (Near(t, before_lo, pos, {"걸어서", "차로", "운전", "비행", "배타고"})) return 0;
+  if (At(t, q, "거리") || At(t, q, "마다") || At(t, q, "동안운") || At(t, q, "정도전") ||
+      At(t, q, "쯤전") || At(t, q, "남") || At(t, q, "정도남") || At(t, q, "쯤남") ||
+      At(t, q, "뒤에") || At(t, q, "있다가") || At(t, q, "정도있") || At(t, q, "놀"))
+    return 0;
+  bool ctx = n.digits || n.few || since || WaitBefore(t, before_lo, pos) ||
+             Near(t, q, q + 30,
+                  {"째", "기다", "대기", "웨이팅", "줄", "걸", "기본", "각", "넘게", "넘었", "이상",
+                   "서있", "컷", "만에"});
+  if (!ctx) return 0;
+  out->info.unit = WaitInfo::kMinutes;
+  out->info.amount = hours * 60 + minutes;
+  out->form = range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
+  return q - pos;
+}
+
+size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
+  size_t q = p + 3;  // 분
+  // "8시 40분", "두 시 삼십 분": a clock time.
+  if (pos >= 3 && At(t, pos - 3, "시")) return 0;
+  if (At(t, q, "들") || At(t, q, "께") || At(t, q, "이서") || At(t, q, "이랑")) return 0;  // people
+  if (n.few) return 0;  // "몇 분째": an unknown number of minutes
+  if (!n.digits && n.value < 10) {
+    // "세분" is three people, "이분" this person: Korean numerals need clear context.
+    if (!Near(t, q, q + 12, {"째", "기다", "대기", "컷", "만에"})) return 0;
+  }
+  // "30분에 입장", "30분부터 입장": a clock time (or the minute of one).
+  if ((At(t, q, "에") || At(t, q, "부터")) &&
+      Near(t, q, q + 15, {"도착", "입장", "오픈", "시작", "출발", "공연", "만나"}))
+    return 0;
+  size_t before_lo = pos >= 24 ? pos - 24 : 0;
+  if (At(t, q, "전") || At(t, q, "뒤") || At(t, q, "후") || At(t, q, "거리") ||
+      At(t, q, "마다") || At(t, q, "간격") || At(t, q, "남") || At(t, q, "늦") ||
+      At(t, q, "쯤뒤") || At(t, q, "쯤전") || At(t, q, "정도걸어") || At(t, q, "걸어") ||
+      At(t, q, "정도전") || At(t, q, "정도뒤") || At(t, q, "동안쉬") || At(t, q, "쯤남") ||
+      At(t, q, "정도남") || At(t, q, "이면도착") || At(t, q, "뒤에") ||
+      Near(t, before_lo, pos, {"걸어서", "도보", "차로", "마다", "배차", "역에서", "운전"}))
+    return 0;
+  // A bare "N분" is a wait in these texts unless it says otherwise (거리, 전, 뒤 …);
+  // Korean numerals need context because "세 분" is also three people.
+  bool ctx = n.digits || WaitBefore(t, before_lo, pos) ||
+             Near(t, q, q + 30,
+                  {"째", "기다", "대기", "웨이팅", "줄서", "줄섰", "걸렸", "걸림", "걸려", "걸리",
+                   "컷", "만에", "이면", "기본", "각", "서있", "잡", "넘게", "이상"});
+  if (!ctx) return 0;
+  out->info.unit = WaitInfo::kMinutes;
+  out->info.amount = n.value;
+  // "5분도 안 걸림", "10분 안 걸렸어요": less than that, about half.
+  if (At(t, q, "도안") || At(t, q, "안걸") || At(t, q, "도채안") || At(t, q, "도안걸"))
+    out->info.amount = n.value / 2;
+  out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
+  return q - pos;
+}
+
+}  // namespace
+
+Level WaitLevel(WaitInfo::Unit unit, double a) {
+  switch (unit) {
+    case WaitInfo::kMinutes:
+      return a <= 3 ? Level::kLow : a <= 25 ? Level::kMedium : Level::kHigh;
+    case WaitInfo::kTeams:
+      return a <= 2 ? Level::kLow : a <= 14 ? Level::kMedium : Level::kHigh;
+    case WaitInfo::kPeople:
+      return a <= 5 ? Level::kLow : a <= 49 ? Level::kMedium : Level::kHigh;
+    case WaitInfo::kMeters:
+      return a < 10 ? Level::kLow : a < 50 ? Level::kMedium : Level::kHigh;
+    case WaitInfo::kTicket:
+      return a <= 2 ? Level::kLow : a <= 30 ? Level::kMedium : Level::kHigh;
+    case WaitInfo::kVehicles:
+      return a >= 2 ? Level::kHigh : Level::kMedium;
+  }
+  return Level::kUnknown;
+}
+
+size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
+  if (pos >= t.size()) return 0;
+  Number n = ParseNumber(t, pos);
+  if (n.len == 0) return 0;
+  size_t p = pos + n.len;
+  if (At(t, p, "여") && !At(t, p, "여유")) p += 3;  // "30여 분", "스무여 명": about
+  out->pos = pos;
+  out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
+  size_t before_lo = pos >= 24 ? pos - 24 : 0;
+  size_t len = 0;
+  if (At(t, p, "시간")) {
+    len = Hours(t, pos, n, p, out);
+  } else if (At(t, p, "분")) {
+    len = Minutes(t, pos, n, p, out);
+  } else if (n.digits && (At(t, p, "min") || At(t, p, "hour") || At(t, p, "hr"))) {
+    bool hours = At(t, p, "h");
+    size_t q = p;
+    while (q < t.size() && t[q] >= 'a' && t[q] <= 'z') ++q;
+    out->info.unit = WaitInfo::kMinutes;
+    out->info.amount = hours ? n.value * 60 : n.value;
+    len = q - pos;
+  } else if (At(t, p, "팀") && !n.few) {
+    out->info.unit = WaitInfo::kTeams;
+    out->info.amount = n.value;
+    len = p + 3 - pos;
+  } else if (At(t, p, "명") || At(t, p, "분정도대기") || At(t, p, "분대기")) {
+    size_t q = p + 3;
+    bool ctx = Near(t, before_lo, pos, {"줄", "앞에", "대기", "웨이팅"}) ||
+               Near(t, q, q + 18, {"대기", "줄", "서있", "기다", "넘게", "앞에"});
+    if (!ctx || n.few || (!n.digits && At(t, p, "분"))) return 0;
+    out->info.unit = WaitInfo::kPeople;
+    out->info.amount = n.value;
+    len = q - pos;
+  } else if (n.digits && (At(t, p, "미터") || At(t, p, "m"))) {
+    size_t q = p + (At(t, p, "m") ? 1 : 6);
+    if (!Near(t, before_lo, pos, {"줄"}) && !Near(t, q, q + 12, {"줄"})) return 0;
+    out->info.unit = WaitInfo::kMeters;
+    out->info.amount = n.value;
+    len = q - pos;
+  } else if (n.digits && At(t, p, "번째") &&
+             Near(t, before_lo, pos, {"대기", "줄", "웨이팅", "순서", "순번"})) {
+    // "대기 15번째": a place in the queue.
+    out->info.unit = WaitInfo::kTeams;
+    out->info.amount = std::max(0.0, n.value - 1);
+    len = p + 6 - pos;
+  } else if (n.digits && At(t, p, "번") &&
+             Near(t, before_lo, pos, {"대기번호", "번호표", "대기표", "번호"})) {
+    out->info.unit = WaitInfo::kTicket;
+    out->info.amount = n.value;
+    len = p + 3 - pos;
+  } else if (At(t, p, "대") && !n.few &&
+             Near(t, p + 3, p + 24, {"보냈", "놓쳤", "못타", "그냥보", "지나"})) {
+    out->info.unit = WaitInfo::kVehicles;
+    out->info.amount = n.value;
+    len = p + 3 - pos;
+  }
+  if (len == 0) return 0;
+  out->len = len;
+  out->info.level = WaitLevel(out->info.unit, out->info.amount);
+  return len;
+}
+
+namespace {
+
+// "지금 52번", "현재 52번 호출": the number being called now, or -1.
+double CalledNumber(std::string_view t, size_t from, size_t* at) {
+  for (std::string_view now : {"지금", "현재", "이제", "방금"}) {
+    for (size_t p = t.find(now, from); p != std::string_view::npos; p = t.find(now, p + 1)) {
+      size_t q = p + now.size();
+      if (At(t, q, "까지")) q += 6;
+      if (q >= t.size() || !IsDigit(t[q])) continue;
+      double v = 0;
+      size_t r = q;
+      while (r < t.size() && IsDigit(t[r])) v = v * 10 + (t[r++] - '0');
+      if (!At(t, r, "번")) continue;
+      *at = q;
+      return v;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+std::vector<Figure> FindFigures(std::string_view t) {
+  std::vector<Figure> out;
+  for (size_t pos = 0; pos < t.size();) {
+    Figure f;
+    if (size_t n = ParseFigure(t, pos, &f)) {
+      // "20분~30분": two figures of one unit joined by a range sign are one, the middle.
+      size_t after = pos + n;
+      if (after + 1 < t.size() && (t[after] == '~' || t[after] == '-')) {
+        Figure g;
+        if (size_t m = ParseFigure(t, after + 1, &g);
+            m && g.info.unit == f.info.unit && g.info.amount > f.info.amount) {
+          f.info.amount = (f.info.amount + g.info.amount) / 2;
+          f.info.level = WaitLevel(f.info.unit, f.info.amount);
+          f.form = FigureForm::kRange;
+          n = after + 1 + m - pos;
+          f.len = n;
+        }
+      }
+      out.push_back(f);
+      pos += n;
+      continue;
+    }
+    NextCodePoint(t, pos);
+  }
+  // 번호표 87번 … 지금 52번: the people ahead are the difference.
+  size_t at = 0;
+  double called = CalledNumber(t, 0, &at);
+  if (called >= 0) {
+    bool ahead = false;
+    for (auto& f : out) {
+      if (f.info.unit != WaitInfo::kTicket || f.pos == at || called > f.info.amount) continue;
+      f.info.unit = WaitInfo::kTeams;
+      f.info.amount = f.info.amount - called;
+      f.info.level = WaitLevel(f.info.unit, f.info.amount);
+      f.form = FigureForm::kAhead;
+      ahead = true;
+      break;
+    }
+    if (ahead)  // the number being called is not a queue of its own
+      std::erase_if(out, [&](const Figure& f) { return f.pos == at; });
+  }
+  return out;
+}
+
+}  // namespace nunchi::judges

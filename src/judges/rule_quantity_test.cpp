@@ -1,0 +1,110 @@
+#include "judges/rule_quantity.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "judges/text_util.h"
+
+namespace nunchi::judges {
+namespace {
+
+// The decisive figure of a text as written (compacted first), or nullopt.
+std::optional<Figure> First(std::string_view text) {
+  auto figs = FindFigures(MakeCompact(text).text);
+  if (figs.empty()) return std::nullopt;
+  return figs.front();
+}
+
+void ExpectWait(std::string_view text, WaitInfo::Unit unit, double amount, Level level) {
+  auto f = First(text);
+  ASSERT_TRUE(f.has_value()) << text;
+  EXPECT_EQ(f->info.unit, unit) << text;
+  EXPECT_DOUBLE_EQ(f->info.amount, amount) << text;
+  EXPECT_EQ(f->info.level, level) << text;
+}
+
+void ExpectNoWait(std::string_view text) {
+  auto f = First(text);
+  EXPECT_FALSE(f.has_value()) << text << " read as " << f->info.amount;
+}
+
+TEST(QuantityTest, QueuesInTeamsAndPeople) {
+  ExpectWait("대기 12팀", WaitInfo::kTeams, 12, Level::kMedium);
+  ExpectWait("대기 30팀 실화냐", WaitInfo::kTeams, 30, Level::kHigh);
+  ExpectWait("앞에 세 팀 남았어요", WaitInfo::kTeams, 3, Level::kMedium);
+  ExpectWait("앞에 8명", WaitInfo::kPeople, 8, Level::kMedium);
+  ExpectWait("내 앞에 다섯 명", WaitInfo::kPeople, 5, Level::kLow);
+  ExpectWait("줄 선 사람 스무여 명", WaitInfo::kPeople, 20, Level::kMedium);
+  ExpectWait("대기 15번째예요", WaitInfo::kTeams, 14, Level::kMedium);
+}
+
+TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
+  ExpectWait("번호표 23번 받았어요", WaitInfo::kTicket, 23, Level::kMedium);
+  // My ticket against the number called now: the people ahead.
+  ExpectWait("번호표 87번인데 지금 52번 부르네요", WaitInfo::kTeams, 35, Level::kHigh);
+  ExpectWait("대기번호 10번 받았는데 현재 9번", WaitInfo::kTeams, 1, Level::kLow);
+  auto figs = FindFigures(MakeCompact("번호표 10번인데 지금 9번").text);
+  ASSERT_EQ(figs.size(), 1u);  // the number called is not a queue of its own
+  EXPECT_EQ(figs[0].form, FigureForm::kAhead);
+}
+
+TEST(QuantityTest, MinutesAndHoursInKoreanNumerals) {
+  ExpectWait("한 시간 반 기다렸어요", WaitInfo::kMinutes, 90, Level::kHigh);
+  ExpectWait("삼십분 기다림", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectWait("사십 분째 줄 서는 중", WaitInfo::kMinutes, 40, Level::kHigh);
+  ExpectWait("이십오 분 대기", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("두 시간째 대기", WaitInfo::kMinutes, 120, Level::kHigh);
+  ExpectWait("1시간 30분 기다렸어요", WaitInfo::kMinutes, 90, Level::kHigh);
+  ExpectWait("한시간 이십분 걸렸어요", WaitInfo::kMinutes, 80, Level::kHigh);
+  EXPECT_EQ(First("사십 분째 줄 서는 중")->form, FigureForm::kKorean);
+}
+
+TEST(QuantityTest, SlangAndRunningWaits) {
+  ExpectWait("10분컷", WaitInfo::kMinutes, 10, Level::kMedium);
+  ExpectWait("1시간째 줄", WaitInfo::kMinutes, 60, Level::kHigh);
+  ExpectWait("3시간 전부터 줄 서 있어요", WaitInfo::kMinutes, 180, Level::kHigh);
+  ExpectWait("웨이팅 40min", WaitInfo::kMinutes, 40, Level::kHigh);
+}
+
+TEST(QuantityTest, RangesTakeTheMiddle) {
+  ExpectWait("20~30분 기다려야 해요", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("대기 30-40분", WaitInfo::kMinutes, 35, Level::kHigh);
+  ExpectWait("20분~40분 걸린대요", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectWait("두세 시간 기다림", WaitInfo::kMinutes, 150, Level::kHigh);
+  ExpectWait("이삼십 분 대기", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("5~10팀 대기", WaitInfo::kTeams, 7.5, Level::kMedium);
+  EXPECT_EQ(First("20~30분 기다려야 해요")->form, FigureForm::kRange);
+}
+
+TEST(QuantityTest, Approximations) {
+  ExpectWait("대략 40분 정도 기다렸어요", WaitInfo::kMinutes, 40, Level::kHigh);
+  ExpectWait("한 30분? 기다린 듯", WaitInfo::kMinutes, 30, Level::kHigh);  // 한 = about
+  ExpectWait("30여 분 대기", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectWait("15분쯤 기다림", WaitInfo::kMinutes, 15, Level::kMedium);
+}
+
+TEST(QuantityTest, ClockTimesAreNotWaits) {
+  ExpectNoWait("3시에 도착했어요");
+  ExpectNoWait("7시 공연인데 사람 많네요");
+  ExpectNoWait("2시 30분 입장이에요");
+  ExpectNoWait("두 시 삼십 분에 만나요");
+  ExpectNoWait("30분에 입장 시작한대요");
+  ExpectNoWait("12:30 오픈");
+  // A wait next to a clock time is still read.
+  ExpectWait("7시 공연인데 벌써 1시간째 줄", WaitInfo::kMinutes, 60, Level::kHigh);
+}
+
+TEST(QuantityTest, OtherFiguresAreNotWaits) {
+  ExpectNoWait("역에서 5분 거리예요");
+  ExpectNoWait("10분 뒤 도착");
+  ExpectNoWait("배차 간격 12분");
+  ExpectNoWait("세 분이서 왔어요");     // three people
+  ExpectNoWait("이분 누구예요");       // this person
+  ExpectNoWait("몇 분째인지 모르겠음");  // unknown minutes
+  ExpectNoWait("2023-2024 시즌");
+  ExpectNoWait("한 시간 정도 있다가 갈게요");
+}
+
+}  // namespace
+}  // namespace nunchi::judges
