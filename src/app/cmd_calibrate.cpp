@@ -50,7 +50,7 @@ int RunCalibrate(const CalibrateOpts& o) {
     std::cerr << "nunchi calibrate: " << cal.status().ToString() << "\n";
     return 2;
   }
-  judges::Calibration c = judges::WithData(*cal, names);
+  judges::CascadeCalibration c = judges::WithData(*cal, names);
   std::string json = judges::CalibrationToJson(c);
   std::ofstream out(o.out);
   if (!out) {
@@ -80,7 +80,7 @@ void AddCalibrateCommand(CLI::App& app) {
                   "Escalate as little as conformal risk control allows with P(kept and wrong) "
                   "at most this (0..1)")
       ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--out", o->out, "Calibration file to write")->capture_default_str();
+  cmd->add_option("--out", o->out, "CascadeCalibration file to write")->capture_default_str();
   cmd->callback([o] { throw CLI::RuntimeError(RunCalibrate(*o)); });
 }
 

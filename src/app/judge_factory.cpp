@@ -165,8 +165,8 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
 
 namespace {
 
-Result<judges::Calibration> LoadCalibration(const JudgeOptions& o) {
-  judges::Calibration c = judges::EmbeddedCalibration();
+Result<judges::CascadeCalibration> LoadCalibration(const JudgeOptions& o) {
+  judges::CascadeCalibration c = judges::EmbeddedCalibration();
   if (!o.calibration_file.empty()) {
     std::ifstream in(o.calibration_file);
     if (!in) return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);

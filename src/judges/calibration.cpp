@@ -19,7 +19,7 @@ bool Wrong(const SignalLabel& label, const Judgment& j) {
   return label.relevance == Relevance::kRelevant && label.level != j.level;
 }
 
-std::string Version(const Calibration& c) {
+std::string Version(const CascadeCalibration& c) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%s|%.6f|%.6f|%zu", c.method.c_str(), c.target, c.threshold,
                 c.points);
@@ -32,7 +32,7 @@ std::string Version(const Calibration& c) {
 }
 
 // Fills the shares for threshold t and the version.
-Calibration Finish(Calibration c, const std::vector<CalibrationPoint>& points) {
+CascadeCalibration Finish(CascadeCalibration c, const std::vector<CalibrationPoint>& points) {
   size_t escalated = 0, kept = 0, kept_wrong = 0;
   for (const auto& p : points) {
     if (p.confidence < c.threshold) {
@@ -75,21 +75,21 @@ std::vector<CalibrationPoint> CollectPoints(Judge& judge, const std::vector<Labe
   return points;
 }
 
-Result<Calibration> CalibrateForShare(std::vector<CalibrationPoint> points, double share) {
+Result<CascadeCalibration> CalibrateForShare(std::vector<CalibrationPoint> points, double share) {
   if (points.empty()) return Status(ErrorCode::kInvalidArgument, "no labeled signals");
   if (!(share > 0 && share < 1))
     return Status(ErrorCode::kInvalidArgument, "--target-share must be in (0, 1)");
   std::sort(points.begin(), points.end(),
             [](const auto& a, const auto& b) { return a.confidence < b.confidence; });
   const size_t m = std::min(points.size() - 1, size_t(std::lround(share * double(points.size()))));
-  Calibration c;
+  CascadeCalibration c;
   c.method = "share";
   c.target = share;
   c.threshold = points[m].confidence;
   return Finish(std::move(c), points);
 }
 
-Result<Calibration> CalibrateForRisk(std::vector<CalibrationPoint> points, double max_risk) {
+Result<CascadeCalibration> CalibrateForRisk(std::vector<CalibrationPoint> points, double max_risk) {
   if (points.empty()) return Status(ErrorCode::kInvalidArgument, "no labeled signals");
   if (!(max_risk > 0 && max_risk < 1))
     return Status(ErrorCode::kInvalidArgument, "--max-risk must be in (0, 1)");
@@ -100,7 +100,7 @@ Result<Calibration> CalibrateForRisk(std::vector<CalibrationPoint> points, doubl
   // from the first with that confidence on is kept.
   size_t wrong_kept = 0;
   for (const auto& p : points) wrong_kept += p.wrong;
-  Calibration c;
+  CascadeCalibration c;
   c.method = "risk";
   c.target = max_risk;
   c.threshold = 1.0 + 1e-9;  // nothing fits: escalate everything
@@ -116,13 +116,13 @@ Result<Calibration> CalibrateForRisk(std::vector<CalibrationPoint> points, doubl
   return Finish(std::move(c), points);
 }
 
-Calibration WithData(Calibration c, std::vector<std::string> data) {
+CascadeCalibration WithData(CascadeCalibration c, std::vector<std::string> data) {
   c.data = std::move(data);
   c.version = Version(c);
   return c;
 }
 
-std::string CalibrationToJson(const Calibration& c) {
+std::string CalibrationToJson(const CascadeCalibration& c) {
   nlohmann::ordered_json j;
   j["version"] = c.version;
   j["method"] = c.method;
@@ -136,11 +136,11 @@ std::string CalibrationToJson(const Calibration& c) {
   return j.dump(2) + "\n";
 }
 
-Result<Calibration> ParseCalibration(const std::string& text) {
+Result<CascadeCalibration> ParseCalibration(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Status(ErrorCode::kInvalidArgument, "calibration: not a JSON object");
-  Calibration c;
+  CascadeCalibration c;
   try {
     c.version = j.at("version").get<std::string>();
     c.method = j.at("method").get<std::string>();
@@ -165,11 +165,11 @@ Result<Calibration> ParseCalibration(const std::string& text) {
   return c;
 }
 
-const Calibration& EmbeddedCalibration() {
-  static const Calibration c = [] {
+const CascadeCalibration& EmbeddedCalibration() {
+  static const CascadeCalibration c = [] {
     auto parsed = ParseCalibration(EmbeddedCalibrationJson());
     if (parsed.ok()) return *parsed;
-    Calibration none;  // a broken embedded file never escalates (a test guards it)
+    CascadeCalibration none;  // a broken embedded file never escalates (a test guards it)
     none.version = "cal-invalid";
     none.method = "share";
     return none;

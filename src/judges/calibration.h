@@ -1,4 +1,4 @@
-// Calibration of the cascade's escalation threshold (judges/cascade.h) on
+// CascadeCalibration of the cascade's escalation threshold (judges/cascade.h) on
 // labeled bundles, and the versioned calibration file that carries it.
 //
 // A point is one labeled signal: the cheap judge's CascadeConfidence and
@@ -30,7 +30,7 @@ struct CalibrationPoint {
   bool wrong = false;
 };
 
-struct Calibration {
+struct CascadeCalibration {
   std::string version;  // "cal-<method>-<8 hex digits of the content>"
   std::string method;   // "share" or "risk"
   double target = 0;    // S or A
@@ -46,17 +46,17 @@ struct Calibration {
 std::vector<CalibrationPoint> CollectPoints(Judge& judge, const std::vector<LabeledBundle>& bundles);
 
 // kInvalidArgument when points is empty or the target is outside (0, 1).
-Result<Calibration> CalibrateForShare(std::vector<CalibrationPoint> points, double share);
-Result<Calibration> CalibrateForRisk(std::vector<CalibrationPoint> points, double max_risk);
+Result<CascadeCalibration> CalibrateForShare(std::vector<CalibrationPoint> points, double share);
+Result<CascadeCalibration> CalibrateForRisk(std::vector<CalibrationPoint> points, double max_risk);
 
 // The same calibration with the names of the files it was fitted on (part of its version).
-Calibration WithData(Calibration c, std::vector<std::string> data);
+CascadeCalibration WithData(CascadeCalibration c, std::vector<std::string> data);
 
 // The file format (JSON); Parse checks every field. The version is derived
 // from the content, so a changed threshold is a new version.
-std::string CalibrationToJson(const Calibration& c);
-Result<Calibration> ParseCalibration(const std::string& json);
+std::string CalibrationToJson(const CascadeCalibration& c);
+Result<CascadeCalibration> ParseCalibration(const std::string& json);
 // The calibration compiled into the binary from data/calibration/cascade.json.
-const Calibration& EmbeddedCalibration();
+const CascadeCalibration& EmbeddedCalibration();
 
 }  // namespace nunchi::judges

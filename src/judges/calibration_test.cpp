@@ -16,7 +16,7 @@ std::vector<CalibrationPoint> Ramp(size_t n, double wrong_below) {
   return p;
 }
 
-TEST(Calibration, ShareIsTheQuantileOfTheConfidences) {
+TEST(CascadeCalibration, ShareIsTheQuantileOfTheConfidences) {
   auto c = CalibrateForShare(Ramp(10, 0.3), 0.2);
   ASSERT_TRUE(c.ok());
   EXPECT_DOUBLE_EQ(c->threshold, 0.2);
@@ -25,7 +25,7 @@ TEST(Calibration, ShareIsTheQuantileOfTheConfidences) {
   EXPECT_EQ(c->method, "share");
 }
 
-TEST(Calibration, RiskControlPicksTheSmallestThresholdWithinTheBound) {
+TEST(CascadeCalibration, RiskControlPicksTheSmallestThresholdWithinTheBound) {
   // 100 points, the 30 least confident wrong. A = 0.05 allows
   // R <= (0.05 * 101 - 1) / 100 = 0.0405: at most 4 kept wrong, so lambda = 0.26.
   auto c = CalibrateForRisk(Ramp(100, 0.3), 0.05);
@@ -35,14 +35,14 @@ TEST(Calibration, RiskControlPicksTheSmallestThresholdWithinTheBound) {
   EXPECT_DOUBLE_EQ(c->escalation_share, 0.26);
 }
 
-TEST(Calibration, RiskBelowWhatNPointsCanShowEscalatesEverything) {
+TEST(CascadeCalibration, RiskBelowWhatNPointsCanShowEscalatesEverything) {
   auto c = CalibrateForRisk(Ramp(10, 0.3), 0.05);  // 1/(n+1) = 0.09 > 0.05
   ASSERT_TRUE(c.ok());
   EXPECT_GT(c->threshold, 1.0);
   EXPECT_DOUBLE_EQ(c->escalation_share, 1.0);
 }
 
-TEST(Calibration, RiskHoldsOnFreshPointsFromTheSameDistribution) {
+TEST(CascadeCalibration, RiskHoldsOnFreshPointsFromTheSameDistribution) {
   // Confidence says little: wrong with probability 1 - c. The bound is on
   // the expected kept-and-wrong share of new points.
   std::mt19937 rng(7);
@@ -68,13 +68,13 @@ TEST(Calibration, RiskHoldsOnFreshPointsFromTheSameDistribution) {
   EXPECT_LE(sum / rounds, 0.1);
 }
 
-TEST(Calibration, RejectsBadTargets) {
+TEST(CascadeCalibration, RejectsBadTargets) {
   EXPECT_FALSE(CalibrateForShare({}, 0.2).ok());
   EXPECT_FALSE(CalibrateForShare(Ramp(10, 0), 1.5).ok());
   EXPECT_FALSE(CalibrateForRisk(Ramp(10, 0), 0).ok());
 }
 
-TEST(Calibration, FileRoundTripsAndAnEditedFileIsRejected) {
+TEST(CascadeCalibration, FileRoundTripsAndAnEditedFileIsRejected) {
   auto fixed = CalibrateForShare(Ramp(50, 0.3), 0.3);
   ASSERT_TRUE(fixed.ok());
   std::string json = CalibrationToJson(*fixed);
@@ -91,8 +91,8 @@ TEST(Calibration, FileRoundTripsAndAnEditedFileIsRejected) {
   EXPECT_FALSE(ParseCalibration("[]").ok());
 }
 
-TEST(Calibration, EmbeddedFileIsValid) {
-  const Calibration& c = EmbeddedCalibration();
+TEST(CascadeCalibration, EmbeddedFileIsValid) {
+  const CascadeCalibration& c = EmbeddedCalibration();
   EXPECT_NE(c.version, "cal-invalid");
   EXPECT_GT(c.points, 0u);
   EXPECT_GT(c.threshold, 0.0);
