@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   nunchi::AddJudgeCommand(app);
   nunchi::AddEvalCommand(app);
   nunchi::AddCalibrateCommand(app);
+  nunchi::AddExportLabelsCommand(app);
 #ifdef NUNCHI_HAVE_EXTRACT
   nunchi::AddEvalExtractCommand(app);
 #endif

@@ -156,9 +156,9 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             if (is_new) signals.Add({{"disposition", "reused"}});
             continue;
           }
-          StoredJudgment row{
-              sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id, sig.created_at, hash, {},
-              now_ms};
+          StoredJudgment row{sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id,
+                             sig.created_at, hash, {}, now_ms,
+                             options_.keep_texts ? sig.text : std::string()};
           if (sig.created_at.ms < window_start) {
             // Outside the window it cannot change any result: record, don't judge.
             row.judgment = StaleJudgment();

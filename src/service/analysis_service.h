@@ -40,6 +40,9 @@ struct ServiceOptions {
   // judge (the router's last, fast one) can answer what a model missed.
   std::chrono::milliseconds fallback_reserve{500};
   RequestLimits limits;
+  // Keep each judged signal's text with its judgment (serve --keep-texts),
+  // so `nunchi export-labels` can turn the LLM's verdicts into training data.
+  bool keep_texts = false;
 };
 
 class AnalysisService {
