@@ -1,4 +1,5 @@
 // nunchi_classifier_cv [--variants a,b,...] [--relevance-override X] [--level-override X]
+//                      [--calibrated-relevant P] [--list-high-low]
 //                      GENERATED.jsonl WRITTEN.jsonl...
 // Developer tool: leave-one-writer-out cross-validation of the classifier
 // variants (classifier.h VariantOptions). For each written file (one writer),
@@ -54,12 +55,17 @@ int main(int argc, char** argv) {
   std::vector<std::string> variants = nj::VariantNames();
   nj::DefaultJudgeOptions jo;
   std::vector<std::string> files;
+  bool list_high_low = false;  // print the held-out signals labeled HIGH and judged LOW
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a == "--variants" && k + 1 < argc) {
       variants = Split(argv[++k]);
     } else if (a == "--relevance-override" && k + 1 < argc) {
       jo.relevance_override = std::stof(argv[++k]);
+    } else if (a == "--list-high-low") {
+      list_high_low = true;
+    } else if (a == "--calibrated-relevant" && k + 1 < argc) {
+      jo.classifier_calibrated_relevant = std::stof(argv[++k]);
     } else if (a == "--level-override" && k + 1 < argc) {
       jo.level_override = std::stof(argv[++k]);
     } else {
@@ -160,6 +166,12 @@ int main(int argc, char** argv) {
                     Pct(r.level_correct_on_relevant, r.relevant_signals) + " | " +
                     Pct(r.cause_correct_on_relevant, r.relevant_signals) + " | " +
                     std::to_string(r.high_judged_low) + " |\n";
+      if (list_high_low)
+        for (const auto& c : r.cases)
+          if (c.label.level == nunchi::Level::kHigh && c.judged.level == nunchi::Level::kLow)
+            std::cerr << variant << " " << c.signal_id << " by " << c.judged.judge << " ("
+                      << c.judged.relevance_confidence << "/" << c.judged.level_confidence
+                      << "): " << c.text << "\n";
       reports.push_back(std::move(r));
     }
     nj::EvalReport pooled = nj::PoolReports(reports);

@@ -89,6 +89,8 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
   bool relevant =
       p.p_relevant >= (p.level == Level::kUnknown ? options_.classifier_min_relevant_unknown
                                                   : options_.classifier_min_relevant);
+  if (options_.classifier_calibrated_relevant >= 0)
+    relevant = clf_rel >= options_.classifier_calibrated_relevant;
   if (overruled) relevant = !rule_says_rel;
   if (!relevant) {
     j.relevance = Relevance::kIrrelevant;

@@ -36,8 +36,11 @@ struct DefaultJudgeOptions {
   // The classifier overrules a rule's relevance when its calibrated confidence in the
   // other answer is at least this and above the rule pass's measured confidence
   // (values above 1 turn overruling off). Likewise for the level, with level_override.
+  // When set (0..1), a signal the rules leave open is RELEVANT when the classifier's
+  // calibrated P(RELEVANT) is at least this, instead of the two raw thresholds above.
+  float classifier_calibrated_relevant = 0.5f;
   float relevance_override = 0.9f;
-  float level_override = 0.9f;
+  float level_override = 0.8f;
 };
 
 // The prefilter's relevance confidence: the share of prefiltered signals labeled

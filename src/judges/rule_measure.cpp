@@ -59,8 +59,8 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
               *mistakes += std::string(v.row) + "\t" + std::string(ToString(label->relevance)) +
                            "/" + std::string(ToString(label->level)) + " judged " +
                            std::string(ToString(v.judgment.relevance)) + "/" +
-                           std::string(ToString(v.judgment.level)) + "\t[" + b.spot.name +
-                           "] " + text + "\n";
+                           std::string(ToString(v.judgment.level)) + "\t[" + b.spot.name + "] " +
+                           text + "\n";
           }
         }
       }
@@ -102,13 +102,14 @@ std::string PassTableMarkdown(const PassTally& t) {
   std::string out;
   out += "signals " + std::to_string(t.signals) + ", left to the classifier " +
          std::to_string(t.undecided) + "\n\n";
-  out += "| pass / row | fires | relevance precision | level precision (n) | relevance conf. | "
-         "level conf. |\n|---|---|---|---|---|---|\n";
+  out +=
+      "| pass / row | fires | relevance precision | level precision (n) | relevance conf. | "
+      "level conf. |\n|---|---|---|---|---|---|\n";
   auto line = [&](std::string_view name, const RowTally& r) {
     out += "| " + std::string(name) + " | " + std::to_string(r.fires) + " | " +
-           Pct(r.relevance_correct, r.fires) + " | " + Pct(r.level_correct, r.level_judged) +
-           " (" + std::to_string(r.level_judged) + ") | " + Bound(r.relevance_correct, r.fires) +
-           " | " + Bound(r.level_correct, r.level_judged) + " |\n";
+           Pct(r.relevance_correct, r.fires) + " | " + Pct(r.level_correct, r.level_judged) + " (" +
+           std::to_string(r.level_judged) + ") | " + Bound(r.relevance_correct, r.fires) + " | " +
+           Bound(r.level_correct, r.level_judged) + " |\n";
   };
   std::map<std::string_view, RowTally> passes;
   std::vector<std::string_view> order;

@@ -24,8 +24,8 @@ struct RowTally {
 };
 
 struct PassTally {
-  size_t signals = 0;   // labeled signals seen
-  size_t undecided = 0; // signals the rules left to the classifier
+  size_t signals = 0;    // labeled signals seen
+  size_t undecided = 0;  // signals the rules left to the classifier
   std::array<RowTally, static_cast<size_t>(RuleRow::kCount)> rows{};
 };
 

@@ -49,7 +49,8 @@ int CauseRank(const lex::CauseCue& cue) {
 
 }  // namespace
 
-const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped) {
+const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits,
+                               const std::vector<char>* dropped) {
   const CauseHit* best = nullptr;
   for (const auto& h : hits) {
     if (dropped && h.clause < dropped->size() && (*dropped)[h.clause]) continue;
@@ -110,7 +111,7 @@ void PlacePass(RuleState* s) {
   // connective, so the clause after it is still about the same place.
   const std::string& t = s->c.text;
   for (size_t i = 3; i < t.size(); ++i) {
-    if (i == 0 || s->c.clause[i] == s->c.clause[i - 1]) continue;
+    if (s->c.clause[i] == s->c.clause[i - 1]) continue;
     size_t k = s->c.clause[i - 1];
     if (k + 1 >= s->nc || !s->other[k]) continue;
     if (t.compare(i - 3, 3, "데") == 0 && (t.compare(i, 3, "만") == 0))
@@ -157,9 +158,14 @@ void TimePass(RuleState* s) {
   bool any_then = false;
   for (size_t k = 0; k < s->nc; ++k) any_then = any_then || s->past[k] || s->future[k];
   if (any_then && !any_now) {
-    for (size_t k = 0; k < s->nc; ++k)
+    // From the first clause about then on: "대기 없어요~ 들어가자마자 바로 맞았어요" reports
+    // before it tells.
+    size_t first = 0;
+    while (first < s->nc && !s->past[first] && !s->future[first]) ++first;
+    for (size_t k = first; k < s->nc; ++k) {
       if (!s->past[k] && !s->future[k]) s->story = true;
-    std::fill(s->past.begin(), s->past.end(), 1);
+      s->past[k] = 1;
+    }
   }
 }
 
@@ -223,6 +229,13 @@ void NegationIronyPass(RuleState* s) {
   }
 }
 
+// The clause says the level cannot be told ("…인지 …인지", "감이 안 와요").
+bool CannotTell(const RuleState& s, size_t k) {
+  for (const auto& h : s.hits.levels)
+    if (h.clause == k && !h.dropped && h.level == Level::kUnknown && h.weight >= 1.0f) return true;
+  return false;
+}
+
 void ContextPass(RuleState* s) {
   auto& hits = s->hits;
   for (size_t k = 0; k < s->nc; ++k) {
@@ -235,7 +248,7 @@ void ContextPass(RuleState* s) {
       d = ClauseDrop::kQuestion;
     } else if (s->guess[k]) {
       d = ClauseDrop::kGuess;
-    } else if ((s->past[k] || s->future[k]) && !s->now[k]) {
+    } else if ((s->past[k] || s->future[k]) && !s->now[k] && !CannotTell(*s, k)) {
       d = s->story ? ClauseDrop::kStory : s->future[k] ? ClauseDrop::kFuture : ClauseDrop::kPast;
     }
     s->drop[k] = d;
@@ -246,7 +259,8 @@ void ContextPass(RuleState* s) {
     *dropped = true;
     ++s->dropped_for_context;
     ++by[static_cast<size_t>(s->drop[clause])];
-    if (s->drop[clause] == ClauseDrop::kPlace && by[1] == 1) s->main_origin = s->other_origin[clause];
+    if (s->drop[clause] == ClauseDrop::kPlace && by[1] == 1)
+      s->main_origin = s->other_origin[clause];
   };
   for (auto& h : hits.levels) drop(h.clause, &h.dropped);
   for (auto& n : hits.numbers) drop(n.clause, &n.dropped);
@@ -276,12 +290,23 @@ ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* 
   bool weak_own = !any_number && strongest < 0.8f;
   if (!weak_own || !s.Has(Marker::kAgree) || s.Has(Marker::kNotAgree))
     return ReplyOutcome::kNotReply;
+  // "저도 지금 갈까요?", "저도 가는 중", "다음에 저도 …": asking, arriving or planning is
+  // no agreement (the no-cue pass reads it).
+  bool then = false;
+  for (size_t k = 0; k < s.nc; ++k) then = then || s.future[k] || s.guess[k];
+  if (s.AnyQuestion() || s.Has(Marker::kArrival) || then) return ReplyOutcome::kNotReply;
   bool nothing_to_agree = !ctx.parent || ctx.parent->relevance == Relevance::kIrrelevant;
-  // "저도 지금 정류장인데 …": with nothing to agree with, a writer who says they are there
-  // now reports something of their own the lexicon does not know: no opinion.
-  if (nothing_to_agree && s.Has(Marker::kNow)) {
-    for (std::string_view w : {"줄", "사람", "자리", "대기", "대째", "번", "명", "팀", "통로"})
-      if (s.c.text.find(w) != std::string::npos) return ReplyOutcome::kOwnReport;
+  // "저도 계단 쪽인데 사람 진짜 없어요 조용~": with nothing to agree with, a writer who says
+  // more than the agreement reports something of their own the lexicon does not score:
+  // no opinion. "여기도 똑같아요", "저도요" stay bare.
+  if (nothing_to_agree) {
+    size_t covered = 0;
+    for (const auto& m : s.hits.markers)
+      if (m.kind == Marker::kAgree) covered += m.end - m.pos;
+    size_t syllables = 0;
+    for (size_t i = 0; i < s.c.text.size();)
+      syllables += IsHangulSyllable(NextCodePoint(s.c.text, i)) ? 1 : 0;
+    if (syllables * 3 >= covered + 15) return ReplyOutcome::kOwnReport;
   }
   v->reason = "reply";
   v->decided = true;
@@ -296,12 +321,17 @@ ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* 
     v->judgment.cause = ctx.parent->cause != Cause::kNone ? ctx.parent->cause : ctx.post_cause;
     v->cause_key = ctx.parent->cause != Cause::kNone ? "" : ctx.post_cause_key;
   }
-  v->judgment.cause_text = MakeCauseText(Relevance::kRelevant, v->judgment.level,
-                                         v->judgment.cause, v->cause_key, std::nullopt);
+  v->judgment.cause_text = MakeCauseText(Relevance::kRelevant, v->judgment.level, v->judgment.cause,
+                                         v->cause_key, std::nullopt);
   return ReplyOutcome::kDecided;
 }
 
 std::optional<RuleRow> NoCuePass(const RuleState& s) {
+  bool time_drop = s.main_drop == ClauseDrop::kPast || s.main_drop == ClauseDrop::kFuture ||
+                   s.main_drop == ClauseDrop::kStory;
+  if (s.dropped_for_context > 0 && time_drop)
+    for (size_t k = 0; k < s.nc; ++k)
+      if (s.now[k] && s.drop[k] == ClauseDrop::kNone) return std::nullopt;  // "오늘은 …못지않네요"
   if (s.dropped_for_context > 0) {
     switch (s.main_drop) {
       case ClauseDrop::kPlace:
@@ -332,11 +362,19 @@ std::optional<RuleRow> NoCuePass(const RuleState& s) {
     }
   }
   if (s.AnyQuestion()) return RuleRow::kQuestion;
-  if (s.Has(Marker::kArrival)) return RuleRow::kArrival;
+  if (s.Has(Marker::kArrival)) {
+    // "지금 들어왔는데 차 한 대도 없음 … 나가는 중", "출발 10분 전인데 아직 펜스 밖": an arrival
+    // word next to crowd words is a report the lexicon does not score; leave it.
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "명", "팀", "못",
+                               "없", "많", "펜스", "밖", "풀릴"})
+      if (s.c.text.find(w) != std::string::npos) return std::nullopt;
+    return RuleRow::kArrival;
+  }
   if (s.Has(Marker::kReaction)) {
     // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
     // does not know; leave it to the classifier.
-    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
+    for (std::string_view w :
+         {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
       if (s.c.text.find(w) != std::string::npos) return std::nullopt;
     return RuleRow::kReaction;
   }
@@ -361,7 +399,11 @@ std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
   bool words_other = false;
   for (const auto& h : s.hits.levels) {
     if (h.dropped) continue;
-    if (h.level == Level::kHigh && h.weight >= 1.3f && level == Level::kMedium) level = Level::kHigh;
+    if (h.level == Level::kHigh && h.weight >= 1.3f && level == Level::kMedium)
+      level = Level::kHigh;
+    // "발 디딜 틈이 없어요 … 3분째": a short figure does not quiet a crowd word.
+    if (best->info.level == Level::kLow && h.weight >= 1.0f && Rank(h.level) > Rank(level))
+      level = h.level;
     if (h.level != Level::kUnknown && h.weight >= 1.0f && h.level != best->info.level)
       words_other = true;
   }
@@ -425,8 +467,7 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   // ("이 날씨에 누가 오겠어요").
   std::vector<char> cause_dropped(s.nc, 0);
   for (size_t k = 0; k < s.nc; ++k)
-    cause_dropped[k] =
-        s.elsewhere || s.other[k] || ((s.past[k] || s.future[k]) && !s.now[k]);
+    cause_dropped[k] = s.elsewhere || s.other[k] || ((s.past[k] || s.future[k]) && !s.now[k]);
   const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped);
   Level level = v->judgment.level;
   bool busy = level == Level::kMedium || level == Level::kHigh;

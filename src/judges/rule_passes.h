@@ -25,37 +25,37 @@ namespace nunchi::judges {
 // Every way a pass can decide a verdict: the unit the confidence is measured on.
 // Keep in step with kRuleRowNames (rule_confidence.cpp).
 enum class RuleRow : uint8_t {
-  kInjection,        // injection: text that instructs the judge
-  kAdvert,           // injection: links, adverts, spam
-  kSymbols,          // noise: laughter jamo, punctuation and emoji only
-  kArrival,          // noise: "가는 중", "올릴게요"
-  kReaction,         // noise: "헐 대박" with no level word
-  kPlaceWord,        // place: a lexicon word for another place ("옆 카페", "주차장")
-  kPlaceNumbered,    // place: another numbered exit/gate ("5번 게이트")
-  kPlaceSide,        // place: a named side ("송정 쪽은")
-  kPlaceNamed,       // place: a named place of a kind ("해운대역은")
-  kPlaceElsewhere,   // place: the whole text points elsewhere ("거긴", "대신")
-  kPlaceNoCue,       // place: another place named, no level word anywhere
-  kTimePast,         // time: a past clause ("어제는 …")
-  kTimeFuture,       // time: a future clause ("주말엔 …")
-  kTimeGuess,        // time: a guess ("붐비겠죠", "몰릴 거예요")
-  kTimeStory,        // time: a story about then with no word of now
-  kTimeNoCue,        // time: a past word, no level word anywhere
-  kQuestion,         // question: the clauses with level words ask
-  kReplyParent,      // reply: agreement with a relevant parent takes its level
-  kReplyNoReport,    // reply: agreement with nothing to agree with
-  kQuantityDigits,   // quantity: "40분", "대기 12팀"
-  kQuantityKorean,   // quantity: "삼십 분", "한 시간 반"
-  kQuantityRange,    // quantity: "20~30분", "두세 시간"
-  kQuantityAhead,    // quantity: "번호표 87번 … 지금 52번"
-  kQuantityConflict, // quantity: a figure against level words or figures of another level
-  kNegated,          // negation-irony: the deciding word was negated ("안 붐벼요")
-  kIrony,            // negation-irony: sarcasm voided quiet words ("여유롭네요^^ 40분째")
-  kExpect,           // negation-irony: an expectation voided the words before it
-  kLexiconClear,     // lexicon: the live level words agree
-  kLexiconMixed,     // lexicon: level words of several levels, the strongest wins
-  kLexiconUnknown,   // lexicon: "애매", "모르겠어요": relevant, level unknown
-  kLexiconWeak,      // lexicon: one weak word ("많아", "복잡해") and nothing else
+  kInjection,         // injection: text that instructs the judge
+  kAdvert,            // injection: links, adverts, spam
+  kSymbols,           // noise: laughter jamo, punctuation and emoji only
+  kArrival,           // noise: "가는 중", "올릴게요"
+  kReaction,          // noise: "헐 대박" with no level word
+  kPlaceWord,         // place: a lexicon word for another place ("옆 카페", "주차장")
+  kPlaceNumbered,     // place: another numbered exit/gate ("5번 게이트")
+  kPlaceSide,         // place: a named side ("송정 쪽은")
+  kPlaceNamed,        // place: a named place of a kind ("해운대역은")
+  kPlaceElsewhere,    // place: the whole text points elsewhere ("거긴", "대신")
+  kPlaceNoCue,        // place: another place named, no level word anywhere
+  kTimePast,          // time: a past clause ("어제는 …")
+  kTimeFuture,        // time: a future clause ("주말엔 …")
+  kTimeGuess,         // time: a guess ("붐비겠죠", "몰릴 거예요")
+  kTimeStory,         // time: a story about then with no word of now
+  kTimeNoCue,         // time: a past word, no level word anywhere
+  kQuestion,          // question: the clauses with level words ask
+  kReplyParent,       // reply: agreement with a relevant parent takes its level
+  kReplyNoReport,     // reply: agreement with nothing to agree with
+  kQuantityDigits,    // quantity: "40분", "대기 12팀"
+  kQuantityKorean,    // quantity: "삼십 분", "한 시간 반"
+  kQuantityRange,     // quantity: "20~30분", "두세 시간"
+  kQuantityAhead,     // quantity: "번호표 87번 … 지금 52번"
+  kQuantityConflict,  // quantity: a figure against level words or figures of another level
+  kNegated,           // negation-irony: the deciding word was negated ("안 붐벼요")
+  kIrony,             // negation-irony: sarcasm voided quiet words ("여유롭네요^^ 40분째")
+  kExpect,            // negation-irony: an expectation voided the words before it
+  kLexiconClear,      // lexicon: the live level words agree
+  kLexiconMixed,      // lexicon: level words of several levels, the strongest wins
+  kLexiconUnknown,    // lexicon: "애매", "모르겠어요": relevant, level unknown
+  kLexiconWeak,       // lexicon: one weak word ("많아", "복잡해") and nothing else
   kCount
 };
 
@@ -63,7 +63,16 @@ enum class RuleRow : uint8_t {
 enum class PlaceOrigin : uint8_t { kWord = 0, kNumbered = 1, kSide = 2, kNamed = 3 };
 
 // Why a clause is set aside (its level words and figures do not count).
-enum class ClauseDrop : uint8_t { kNone, kPlace, kElsewhere, kPast, kFuture, kGuess, kStory, kQuestion };
+enum class ClauseDrop : uint8_t {
+  kNone,
+  kPlace,
+  kElsewhere,
+  kPast,
+  kFuture,
+  kGuess,
+  kStory,
+  kQuestion
+};
 
 struct RuleState {
   std::string_view text;  // as written

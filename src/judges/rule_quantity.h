@@ -16,10 +16,10 @@ namespace nunchi::judges {
 
 // How a figure was written: the quantity pass's confidence is measured per form.
 enum class FigureForm : unsigned char {
-  kDigits,   // "40분", "대기 12팀"
-  kKorean,   // "삼십 분", "한 시간 반", "다섯 명"
-  kRange,    // "20~30분", "두세 시간", "이삼십 분": the representative value is the middle
-  kAhead,    // "번호표 87번 … 지금 52번": people ahead from two ticket numbers
+  kDigits,  // "40분", "대기 12팀"
+  kKorean,  // "삼십 분", "한 시간 반", "다섯 명"
+  kRange,   // "20~30분", "두세 시간", "이삼십 분": the representative value is the middle
+  kAhead,   // "번호표 87번 … 지금 52번": people ahead from two ticket numbers
 };
 
 struct Figure {

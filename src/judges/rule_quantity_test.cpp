@@ -53,7 +53,7 @@ TEST(QuantityTest, MinutesAndHoursInKoreanNumerals) {
   ExpectWait("한 시간 반 기다렸어요", WaitInfo::kMinutes, 90, Level::kHigh);
   ExpectWait("삼십분 기다림", WaitInfo::kMinutes, 30, Level::kHigh);
   ExpectWait("사십 분째 줄 서는 중", WaitInfo::kMinutes, 40, Level::kHigh);
-  ExpectWait("이십오 분 대기", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("이십오 분 대기", WaitInfo::kMinutes, 25, Level::kHigh);
   ExpectWait("두 시간째 대기", WaitInfo::kMinutes, 120, Level::kHigh);
   ExpectWait("1시간 30분 기다렸어요", WaitInfo::kMinutes, 90, Level::kHigh);
   ExpectWait("한시간 이십분 걸렸어요", WaitInfo::kMinutes, 80, Level::kHigh);
@@ -68,13 +68,23 @@ TEST(QuantityTest, SlangAndRunningWaits) {
 }
 
 TEST(QuantityTest, RangesTakeTheMiddle) {
-  ExpectWait("20~30분 기다려야 해요", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("20~30분 기다려야 해요", WaitInfo::kMinutes, 25, Level::kHigh);
   ExpectWait("대기 30-40분", WaitInfo::kMinutes, 35, Level::kHigh);
   ExpectWait("20분~40분 걸린대요", WaitInfo::kMinutes, 30, Level::kHigh);
   ExpectWait("두세 시간 기다림", WaitInfo::kMinutes, 150, Level::kHigh);
-  ExpectWait("이삼십 분 대기", WaitInfo::kMinutes, 25, Level::kMedium);
+  ExpectWait("이삼십 분 대기", WaitInfo::kMinutes, 25, Level::kHigh);
+  ExpectWait("십오 분에서 이십 분 기다림", WaitInfo::kMinutes, 17.5, Level::kMedium);
   ExpectWait("5~10팀 대기", WaitInfo::kTeams, 7.5, Level::kMedium);
   EXPECT_EQ(First("20~30분 기다려야 해요")->form, FigureForm::kRange);
+}
+
+TEST(QuantityTest, BoundsWhereBothSourcesAgree) {
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 1), Level::kLow);
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 2), Level::kMedium);  // a queue, however short
+  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 34), Level::kMedium);
+  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 35), Level::kHigh);
+  EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 24), Level::kMedium);
+  EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 25), Level::kHigh);
 }
 
 TEST(QuantityTest, Approximations) {
@@ -99,8 +109,8 @@ TEST(QuantityTest, OtherFiguresAreNotWaits) {
   ExpectNoWait("역에서 5분 거리예요");
   ExpectNoWait("10분 뒤 도착");
   ExpectNoWait("배차 간격 12분");
-  ExpectNoWait("세 분이서 왔어요");     // three people
-  ExpectNoWait("이분 누구예요");       // this person
+  ExpectNoWait("세 분이서 왔어요");      // three people
+  ExpectNoWait("이분 누구예요");         // this person
   ExpectNoWait("몇 분째인지 모르겠음");  // unknown minutes
   ExpectNoWait("2023-2024 시즌");
   ExpectNoWait("한 시간 정도 있다가 갈게요");

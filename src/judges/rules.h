@@ -36,8 +36,8 @@ struct WaitInfo {
 };
 
 struct RuleVerdict {
-  bool decided = false;   // false: the rules have no opinion, ask the classifier
-  float confidence = 0;   // 0..1, meaningful when decided: min of the two below
+  bool decided = false;  // false: the rules have no opinion, ask the classifier
+  float confidence = 0;  // 0..1, meaningful when decided: min of the two below
   // Per field, 0..1, meaningful when decided: the measured precision of the
   // pass that decided (on the project's own training data), so a caller can
   // weigh a rule against the classifier field by field.

@@ -78,10 +78,10 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       "채혈실", "진료실", "검사실", "대여점", "빵집",   "시험장", "경찰청", "승차장", "탑승장"};
   static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
                                                   "진짜", "완전", "저희", "우리", "그리고"};
-  // Walk the topic particles (은/는/도, and "…인데" saying where the writer is) and look
+  // Walk the topic particles (은/는, and "…인데" saying where the writer is) and look
   // back for a kind of place right before them.
   for (size_t q = 0; q + 3 <= t.size(); q += 3) {
-    q = std::min({t.find("은", q), t.find("는", q), t.find("도", q), t.find("인데", q)});
+    q = std::min({t.find("은", q), t.find("는", q), t.find("인데", q)});
     if (q == std::string_view::npos) break;
     if (At(t, q, "는") && At(t, q + 3, "데")) continue;  // 는데/은데: a connective
     if (At(t, q, "은") && At(t, q + 3, "데")) continue;
@@ -100,8 +100,11 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       std::string_view mod = t.substr(start, p - start);
       for (bool again = true; again;) {
         again = false;
-        for (auto lead : kLeading)
-          if (mod.starts_with(lead)) mod.remove_prefix(lead.size()), again = true;
+        for (auto lead : kLeading) {
+          size_t at = mod.rfind(lead);  // "…빠져서 지금 광장은": only what follows "지금"
+          if (at != std::string_view::npos && (at + lead.size()) % 3 == 0)
+            mod.remove_prefix(at + lead.size()), again = true;
+        }
       }
       if (mod.empty()) break;
       // "사람 많은 매장은": a relative clause describes the place, it does not name another.

@@ -70,6 +70,25 @@ bool RainFalsePositive(std::string_view t, size_t pos) {
   return false;
 }
 
+// "만원이래요", "삼만원어치", "2만원": 만원 is a price there, not a packed crowd (滿員).
+bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue) {
+  if (cue.pat != "만원") return false;
+  size_t end = pos + cue.pat.size();
+  for (auto after :
+       {"어치", "짜리", "씩", "이래", "이라", "대", "이요", "밖에", "넘", "주고", "내고"})
+    if (At(t, end, after)) return true;
+  if (pos == 0) return false;
+  char before = t[pos - 1];
+  if (before >= '0' && before <= '9') return true;
+  if (pos >= 3) {
+    std::string_view prev = t.substr(pos - 3, 3);
+    for (auto n : {"한", "두", "세", "네", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구",
+                   "십", "몇", "천", "백", "수"})
+      if (prev == n) return true;
+  }
+  return false;
+}
+
 bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue) {
   if (cue.pat.starts_with("비")) return RainFalsePositive(t, pos);
   if (cue.pat == "통제" && pos >= 6 && t.substr(pos - 6, 6) == "입장") return true;
@@ -118,12 +137,14 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
         if (ref.second != 0 && ref.second != cp2) continue;
         if (!At(t, pos, ref.pat)) continue;
         size_t end = pos + ref.pat.size();
-        if (ref.table == 0 && !level_done) {
+        if (ref.table == 0 && !level_done &&
+            !LevelFalsePositive(t, pos, lex::kLevelCues[ref.idx])) {
           const auto& cue = lex::kLevelCues[ref.idx];
           bool neg =
               NegatedAfter(t, end) || (pos >= 3 && t.substr(pos - 3, 3) == "안" && IsVerbLike(cp));
           // A cue written as a negation ("안붐", "붐비지않", "정돈아니") is one too.
-          bool written_neg = cue.pat.starts_with("안") || cue.pat.find("않") != std::string_view::npos ||
+          bool written_neg = cue.pat.starts_with("안") ||
+                             cue.pat.find("않") != std::string_view::npos ||
                              cue.pat.find("아니") != std::string_view::npos;
           hits.levels.push_back({pos, end, neg ? cue.negated : cue.level, cue.weight, clause, false,
                                  neg || written_neg});
