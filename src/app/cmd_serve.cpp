@@ -66,6 +66,9 @@ int RunServe(const ServeOptions& o) {
   MetricsRegistry metrics;
   JudgeOptions jo = o.judge;
   if (jo.cache_dir.empty()) jo.cache_dir = (std::filesystem::path(o.data_dir) / "prefix-cache").string();
+  if (const auto retrained = std::filesystem::path(o.data_dir) / "classifier.model";
+      jo.classifier_file.empty() && std::filesystem::exists(retrained))
+    jo.classifier_file = retrained.string();  // `nunchi train --out` put it there
   auto chain = MakeJudgeChain(jo, &metrics);
   if (!chain.ok()) {
     std::cerr << "nunchi: " << chain.status().ToString() << "\n";

@@ -28,7 +28,47 @@ struct SimOpts {
   std::vector<double> p = {0.80, 0.90, 0.95};
   std::vector<double> share = {0.10, 0.20, 0.30};
   std::string json_out;
+  std::string export_out;  // the cascade's LLM verdicts (one --p, one --share), for `nunchi train`
 };
+
+// Judges every labeled signal with the cascade and writes the LLM's verdicts
+// on the escalated ones as post-only training bundles (export-labels' format).
+size_t ExportVerdicts(Judge& cascade, const std::vector<judges::LabeledBundle>& bundles,
+                      std::ostream& out) {
+  size_t n = 0;
+  for (const auto& lb : bundles) {
+    JudgeTask task;
+    task.spot = lb.spot;
+    task.bundle = lb.bundle;
+    task.analyzed_at = judges::kDataSetAnalyzedAtMs;
+    for (size_t i = 0; i < lb.labels.size(); ++i)
+      if (lb.labels[i]) task.targets.push_back(i);
+    JudgeOutput got = cascade.JudgeBundle(task);
+    for (size_t k = 0; k < got.size() && k < task.targets.size(); ++k) {
+      if (!got[k].ok() || !got[k]->cascade ||
+          got[k]->cascade->outcome != CascadeRecord::Outcome::kLlm)
+        continue;
+      const Signal& s = lb.bundle.at(task.targets[k]);
+      nlohmann::ordered_json line = {
+          {"bundle_id", "sim-" + s.signal_id},
+          {"spot", {{"spot_id", lb.spot.spot_id}, {"name", lb.spot.name},
+                    {"description", lb.spot.description}}},
+          {"post",
+           {{"signal_id", s.signal_id},
+            {"author_id", s.author_id},
+            {"minutes_ago", 0},
+            {"text", s.text},
+            {"label",
+             {{"relevance", std::string(ToString(got[k]->relevance))},
+              {"level", std::string(ToString(got[k]->level))},
+              {"cause", std::string(ToString(got[k]->cause))}}}}},
+          {"comments", nlohmann::json::array()}};
+      out << line.dump() << "\n";
+      ++n;
+    }
+  }
+  return n;
+}
 
 struct Row {
   std::string set, arm;
@@ -61,6 +101,10 @@ int RunSimulate(const SimOpts& o) {
     std::string name = path.substr(path.find_last_of('/') + 1);
     pooled.insert(pooled.end(), b->begin(), b->end());
     sets.emplace_back(name, std::move(*b));
+  }
+  if (!o.export_out.empty() && (sets.size() != 1 || o.p.size() != 1 || o.share.size() != 1)) {
+    std::cerr << "nunchi simulate-cascade: --export needs one --data, one --p and one --share\n";
+    return 2;
   }
   if (sets.size() > 1) sets.emplace_back("pooled", pooled);
 
@@ -111,6 +155,11 @@ int RunSimulate(const SimOpts& o) {
         r.escalated = double(cascade.stats().escalated.load()) /
                       double(std::max<uint64_t>(cascade.stats().targets.load(), 1));
         print(r);
+        if (!o.export_out.empty()) {
+          std::ofstream out(o.export_out);
+          size_t n = ExportVerdicts(cascade, bundles, out);
+          std::fprintf(stderr, "%s: %zu simulated LLM verdicts\n", o.export_out.c_str(), n);
+        }
       }
       if (oracle.unknown_items() > 0)
         std::fprintf(stderr, "warning: %llu judged items were not found in the labeled set\n",
@@ -147,6 +196,9 @@ void AddSimulateCascadeCommand(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--json", o->json_out, "Also write the rows as JSON");
+  cmd->add_option("--export", o->export_out,
+                  "Write the cascade's simulated LLM verdicts as training lines (needs one --data, "
+                  "one --p and one --share)");
   cmd->callback([o] { throw CLI::RuntimeError(RunSimulate(*o)); });
 }
 

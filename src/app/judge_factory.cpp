@@ -7,6 +7,7 @@
 
 #include "judges/calibration.h"
 #include "judges/cascade.h"
+#include "judges/classifier_file.h"
 #include "judges/default_judge.h"
 #include "judges/router.h"
 #ifdef NUNCHI_HAVE_REMOTE
@@ -111,6 +112,9 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
                   "order, comma-separated: llama, remote, default (a fallback chain); auto: "
                   "cascade when an LLM is configured, else default")
       ->capture_default_str();
+  cmd->add_option("--classifier", o->classifier_file,
+                  "Classifier model from `nunchi train` for the default judge (default: the one "
+                  "compiled in; serve: DATA_DIR/classifier.model when present)");
   cmd->add_option("--calibration", o->calibration_file,
                   "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
   cmd->add_option("--escalation-threshold", o->escalation_threshold,
@@ -251,7 +255,18 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
   for (const std::string& name : route) {
     std::shared_ptr<Judge> judge;
     if (name == "default") {
-      judge = std::make_shared<judges::DefaultJudge>();
+      if (o.classifier_file.empty()) {
+        judge = std::make_shared<judges::DefaultJudge>();
+      } else {
+        auto model = judges::ReadClassifierModel(o.classifier_file);
+        if (!model.ok()) return model.status();
+        judge = std::make_shared<judges::DefaultJudge>(
+            std::make_shared<const judges::Classifier>(std::move(model).value()));
+        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " +
+                o.classifier_file + ")";
+        chain->judges_.push_back(std::move(judge));
+        continue;
+      }
     } else if (name == "remote") {
 #ifdef NUNCHI_HAVE_REMOTE
       if (o.base_urls.empty())

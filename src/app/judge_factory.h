@@ -23,6 +23,9 @@ struct JudgeOptions {
   // remote) only for targets under the calibrated confidence threshold; the
   // default whenever an LLM is configured. "auto": cascade with an LLM, else default.
   std::string route = "auto";
+  // The default judge's classifier from `nunchi train` ("" = the one compiled in;
+  // serve uses DATA_DIR/classifier.model when it exists).
+  std::string classifier_file;
   std::string calibration_file;  // "" = the calibration compiled in (data/calibration/cascade.json)
   double escalation_threshold = -1;  // >= 0 overrides the calibration's threshold
   // In-process llama.cpp.

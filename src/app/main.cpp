@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   nunchi::AddEvalCommand(app);
   nunchi::AddCalibrateCommand(app);
   nunchi::AddExportLabelsCommand(app);
+  nunchi::AddTrainCommand(app);
 #ifdef NUNCHI_HAVE_EXTRACT
   nunchi::AddEvalExtractCommand(app);
 #endif
