@@ -90,7 +90,7 @@ std::vector<TrainExample> TrainingExamples(const std::vector<LabeledBundle>& bun
 Result<TrainOptions> VariantOptions(std::string_view name);
 std::vector<std::string> VariantNames();
 // The variant the build trains.
-inline constexpr std::string_view kDefaultVariant = "bigram-written2";
+inline constexpr std::string_view kDefaultVariant = "written2";
 
 // Trains the three heads (no calibration). kInvalidArgument when a head has fewer than
 // two classes.

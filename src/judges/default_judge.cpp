@@ -59,8 +59,12 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
   const bool rule_says_rel = v.decided && v.judgment.relevance == Relevance::kRelevant;
   // The classifier's confidence that the rules' relevance is wrong.
   const double clf_against = v.decided ? (rule_says_rel ? 1 - clf_rel : clf_rel) : 0;
-  const bool overruled = v.decided && v.reason != "injection" && v.pass != "injection" &&
-                         clf_against >= options_.relevance_override && clf_against > rule_rel_conf;
+  // The injection pass always holds; so does the reply pass, which reads the parent's
+  // judgment, something the text-only classifier cannot see.
+  const bool holds =
+      v.reason == "injection" || v.pass == "injection" || v.reason == "reply" || v.pass == "reply";
+  const bool overruled = v.decided && !holds && clf_against >= options_.relevance_override &&
+                         clf_against > rule_rel_conf;
   bool rules_decide = false;
   if (v.decided && !overruled) {
     if (v.confidence >= options_.rules_min_confidence) {
@@ -74,7 +78,7 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
     j.relevance_confidence = rule_rel_conf;
     if (j.relevance == Relevance::kIrrelevant) {
       j.level_confidence = 1.0;
-    } else if (p.level != j.level && p.cal_level >= options_.level_override &&
+    } else if (!holds && p.level != j.level && p.cal_level >= options_.level_override &&
                p.cal_level > rule_lvl_conf && clf_rel >= 0.5) {
       // The rules' relevance holds but the classifier is surer of another level.
       j.level = p.level;

@@ -4,7 +4,7 @@
 // classifier (calibrated confidence per field); relevance and level are
 // decided field by field by these confidences, so a rule that fires on a
 // pattern it was not written for does not outvote a confident classifier
-// (the injection pass always holds). Replies are resolved against the
+// (the injection pass and the reply pass always hold). Replies are resolved against the
 // judgment of the signal before them, so the whole bundle up to the last
 // target is judged in order. Every judgment records which component decided
 // its relevance ("prefilter", "rules", "classifier") and carries
@@ -22,7 +22,8 @@
 
 namespace nunchi::judges {
 
-inline constexpr std::string_view kDefaultJudgeVersion = "default-v1";
+inline constexpr std::string_view kDefaultJudgeVersion =
+    "default-v2";  // v2: calibrated confidence, field-by-field decision
 
 struct DefaultJudgeOptions {
   // kFull: prefilter -> rules -> classifier. The others are for ablations (`--judge rules`):

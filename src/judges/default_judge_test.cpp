@@ -31,7 +31,7 @@ TEST(DefaultJudgeTest, JudgesABundleAndSaysWhoAnswered) {
   EXPECT_EQ(out[0]->level, Level::kHigh);
   EXPECT_EQ(out[0]->cause, Cause::kEvent);
   EXPECT_EQ(out[0]->judge, "rules");
-  EXPECT_EQ(out[0]->model, "default-v1");
+  EXPECT_EQ(out[0]->model, "default-v2");
   EXPECT_FALSE(out[0]->cause_text.empty());
   EXPECT_EQ(out[1]->level, Level::kHigh);  // the reply takes its parent's level
   EXPECT_EQ(out[1]->cause, Cause::kEvent);

@@ -13,7 +13,9 @@ namespace nj = nunchi::judges;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: nunchi_judges_eval DATA.jsonl [--json] [--rules-only|--classifier-only] | "
+    std::cerr << "usage: nunchi_judges_eval DATA.jsonl [--json] [--rules-only|--classifier-only] "
+                 "[--no-relevance-override] "
+                 "[--no-level-override] [--raw-thresholds] | "
                  "--explain TEXT [SPOT]\n";
     return 2;
   }
@@ -39,6 +41,9 @@ int main(int argc, char** argv) {
     std::string a = argv[k];
     if (a == "--rules-only") options.mode = nj::DefaultJudgeOptions::Mode::kRulesOnly;
     if (a == "--classifier-only") options.mode = nj::DefaultJudgeOptions::Mode::kClassifierOnly;
+    if (a == "--no-relevance-override") options.relevance_override = 1.01f;  // ablations
+    if (a == "--no-level-override") options.level_override = 1.01f;
+    if (a == "--raw-thresholds") options.classifier_calibrated_relevant = -1;
   }
   nj::DefaultJudge judge(options);
   nj::EvalReport report = nj::Evaluate(judge, *bundles);

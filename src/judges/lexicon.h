@@ -158,7 +158,7 @@ inline constexpr LevelCue kLevelCues[] = {
     // Not about the crowd: consumed so their words do not count ("시간 여유 있을 때 오세요").
     {"시간여유", U, 0, U}, {"여유있을때", U, 0, U}, {"여유있게오", U, 0, U}, {"여유롭게오", U, 0, U},
     {"마음의여유", U, 0, U}, {"자리잡고", U, 0, U}, {"양많", U, 0, U}, {"양이많", U, 0, U},
-    {"양도많", U, 0, U},
+    {"양도많", U, 0, U}, {"진짜없", L, 1.1, H}, {"정말없", L, 1.1, H},
     // English mixed in
     {"noline", L, 1.4, H}, {"nolines", L, 1.4, H}, {"nowait", L, 1.4, H}, {"notcrowded", L, 1.4, H},
     {"notbusy", L, 1.4, H}, {"empty", L, 1.2, M}, {"quiet", L, 1.1, M}, {"walkedin", L, 1.2, M},

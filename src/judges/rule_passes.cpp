@@ -202,13 +202,21 @@ void NegationIronyPass(RuleState* s) {
     if (u.level == Level::kUnknown && !u.dropped && u.weight > 0)
       for (auto& h : hits.levels)
         if (h.clause == u.clause && h.level != Level::kUnknown) h.dropped = true;
-  // "자리 많아요", "여유 많음": plenty of room is quiet, not crowded.
+  // "자리 많아요", "빈 테이블 엄청 많아요": plenty of room is quiet, not crowded; "빈자리 거의
+  // 없고", "빈틈이 하나도 없어요": no room is crowded.
   for (auto& h : hits.levels) {
-    if (h.level != Level::kHigh || h.weight > 0.7f) continue;
+    std::string_view pat(t.data() + h.pos, h.end - h.pos);
+    bool many = h.level == Level::kHigh && (h.weight <= 0.7f || pat.find("많") != pat.npos) &&
+                pat.find("사람") == pat.npos;
+    bool none = h.level == Level::kLow && pat.find("없") != pat.npos &&
+                pat.find("사람") == pat.npos && pat.find("줄") == pat.npos &&
+                pat.find("대기") == pat.npos && pat.find("웨이팅") == pat.npos;
+    if (!many && !none) continue;
     size_t from = h.pos >= 12 ? h.pos - 12 : 0;
     std::string_view before(t.data() + from, h.pos - from);
-    for (std::string_view room : {"자리", "여유", "좌석", "빈"})
-      if (before.find(room) != std::string_view::npos) h.level = Level::kLow, h.negated = true;
+    for (std::string_view room : {"자리", "여유", "좌석", "빈", "틈", "테이블"})
+      if (before.find(room) != std::string_view::npos)
+        h.level = many ? Level::kLow : Level::kHigh, h.negated = true;
   }
   for (auto& h : hits.levels)
     if (h.weight <= 0) h.dropped = true;  // neutral phrases (lexicon weight 0)

@@ -97,6 +97,10 @@ TEST_F(RulePassesTest, NegationIronyPass) {
   EXPECT_EQ(Row("생각보다 안 붐벼요"), "negation-irony/negated");
   EXPECT_EQ(Run("생각보다 안 붐벼요").judgment.level, Level::kLow);
   EXPECT_EQ(Run("자리 많아요").judgment.level, Level::kLow);  // plenty of room
+  EXPECT_EQ(Run("빈 테이블 엄청 많아요").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("빈자리 거의 없고 다들 서성거려요").judgment.level, Level::kHigh);  // no room
+  EXPECT_EQ(Run("계단석 빈틈이 하나도 없어요").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("사람 거의 없어요").judgment.level, Level::kLow);
 }
 
 TEST_F(RulePassesTest, ReplyPassTakesTheParent) {
@@ -136,6 +140,8 @@ TEST_F(RulePassesTest, WrittenFormsTheGeneratedSetLacked) {
   // An arrival word next to crowd words is no bare arrival notice.
   EXPECT_FALSE(Run("지금 들어왔는데 차 한 대도 없음 바로 나가는 중").decided);
   EXPECT_EQ(Run("가는 중이에요").row, "noise/arrival");
+  // "ㄹㅇ" is a word inside the clause, not laughter ending it: the parking lot stays apart.
+  EXPECT_EQ(Run("주차장은 ㄹㅇ 지옥").judgment.relevance, Relevance::kIrrelevant);
 }
 
 TEST_F(RulePassesTest, LexiconWordsThatMeanSomethingElse) {

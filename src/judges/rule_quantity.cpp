@@ -264,7 +264,7 @@ size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure
       At(t, q, "씩") || At(t, q, "간격") || At(t, q, "남") || At(t, q, "늦") || At(t, q, "쯤뒤") ||
       At(t, q, "쯤전") || At(t, q, "정도걸어") || At(t, q, "걸어") || At(t, q, "정도전") ||
       At(t, q, "정도뒤") || At(t, q, "동안쉬") || At(t, q, "쯤남") || At(t, q, "정도남") ||
-      At(t, q, "이면도착") || At(t, q, "뒤에") ||
+      At(t, q, "지나") || At(t, q, "지났") || At(t, q, "이면도착") || At(t, q, "뒤에") ||
       Near(t, before_lo, pos, {"걸어서", "도보", "차로", "마다", "배차", "역에서", "운전"}))
     return 0;
   // A bare "N분" is a wait in these texts unless it says otherwise (거리, 전, 뒤 …);

@@ -114,6 +114,7 @@ TEST(QuantityTest, OtherFiguresAreNotWaits) {
   ExpectNoWait("몇 분째인지 모르겠음");  // unknown minutes
   ExpectNoWait("2023-2024 시즌");
   ExpectNoWait("한 시간 정도 있다가 갈게요");
+  ExpectNoWait("수속 시작한 지 30분 지나서 다들 들어감");  // time elapsed, not a wait
 }
 
 }  // namespace

@@ -147,8 +147,8 @@ CompactText MakeCompact(std::string_view text) {
       ended = !IsWordBeforeYo(prev);
     } else if (cp == U'다' && prev == U'니') {
       ended = true;
-    } else if (IsHangulJamo(cp)) {
-      ended = true;
+    } else if (cp == U'ㅋ' || cp == U'ㅎ' || cp == U'ㅠ' || cp == U'ㅜ' || cp == U'ㄷ') {
+      ended = true;  // laughter, crying, trembling; "ㄹㅇ", "ㅇㅈ" are words inside a clause
     }
     prev = cp;
     if (cp != U'데' && cp != U'만' && cp != U'까') continue;
