@@ -26,6 +26,7 @@ struct ServeOptions {
   std::string data_dir = "./nunchi-data";
   std::string decision_log;  // default: DATA_DIR/decisions.jsonl
   bool log_texts = false;
+  bool keep_texts = false;
   int deadline_ms = 45'000;
   double retention_hours = 24;
   size_t judge_threads = 16;
@@ -65,6 +66,9 @@ int RunServe(const ServeOptions& o) {
   MetricsRegistry metrics;
   JudgeOptions jo = o.judge;
   if (jo.cache_dir.empty()) jo.cache_dir = (std::filesystem::path(o.data_dir) / "prefix-cache").string();
+  if (const auto retrained = std::filesystem::path(o.data_dir) / "classifier.model";
+      jo.classifier_file.empty() && std::filesystem::exists(retrained))
+    jo.classifier_file = retrained.string();  // `nunchi train --out` put it there
   auto chain = MakeJudgeChain(jo, &metrics);
   if (!chain.ok()) {
     std::cerr << "nunchi: " << chain.status().ToString() << "\n";
@@ -74,6 +78,7 @@ int RunServe(const ServeOptions& o) {
   so.judge_threads = o.judge_threads;
   so.retention_ms = static_cast<TimeMs>(o.retention_hours * 3600'000);
   so.limits = o.limits;
+  so.keep_texts = o.keep_texts;
   AnalysisService service(**store, (*chain)->judge(), metrics, log->get(), so);
 #ifdef NUNCHI_HAVE_EXTRACT
   // The extraction rules' LLM chooser shares the judge chain's engine (one
@@ -151,6 +156,9 @@ void AddServeCommand(CLI::App& app) {
                   "JSON-lines decision log: a path, '-' for stderr, 'off' (default: "
                   "DATA_DIR/decisions.jsonl)");
   cmd->add_flag("--log-texts", o->log_texts, "Include signal texts in the decision log");
+  cmd->add_flag("--keep-texts", o->keep_texts,
+                "Keep judged texts in the store (off: the backend's texts are not ours to keep); "
+                "needed by `nunchi export-labels`");
   cmd->add_option("--extract-max-bytes", o->extract_max_bytes, "Largest image accepted")
       ->capture_default_str();
   cmd->add_option("--chooser-timeout-ms", o->chooser_timeout_ms,

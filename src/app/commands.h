@@ -9,8 +9,12 @@ namespace nunchi {
 void AddServeCommand(CLI::App& app);
 void AddJudgeCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
+void AddCalibrateCommand(CLI::App& app);
+void AddExportLabelsCommand(CLI::App& app);  // app/cmd_export_labels.cpp
+void AddTrainCommand(CLI::App& app);         // app/cmd_train.cpp  // the cascade threshold (app/cmd_calibrate.cpp)
 void AddEvalExtractCommand(CLI::App& app);  // when built with image extraction
 void AddLlamaCommands(CLI::App& app);       // make-model, bench-engine: with llama.cpp
-void AddBenchCommand(CLI::App& app);        // bench: with src/bench (app/cmd_bench.h)
+void AddBenchCommand(CLI::App& app);
+void AddSimulateCascadeCommand(CLI::App& app);  // with src/bench and remote backends        // bench: with src/bench (app/cmd_bench.h)
 
 }  // namespace nunchi

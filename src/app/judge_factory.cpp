@@ -3,6 +3,11 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <fstream>
+
+#include "judges/calibration.h"
+#include "judges/cascade.h"
+#include "judges/classifier_file.h"
 #include "judges/default_judge.h"
 #include "judges/router.h"
 #ifdef NUNCHI_HAVE_REMOTE
@@ -18,13 +23,14 @@ namespace {
 
 class Chain : public JudgeChain {
  public:
-  Judge& judge() override { return *router_; }
+  Judge& judge() override { return cascade_ ? static_cast<Judge&>(*cascade_) : *router_; }
   std::string describe() const override { return description_; }
   std::shared_ptr<void> llama_engine() const override { return llama_engine_; }
 
   std::vector<std::shared_ptr<void>> keep_alive_;  // engines the judges point into
   std::vector<std::shared_ptr<Judge>> judges_;
   std::unique_ptr<judges::Router> router_;
+  std::unique_ptr<judges::Cascade> cascade_;  // destroyed first: it borrows judges_
   std::string description_;
   std::shared_ptr<void> llama_engine_;
 };
@@ -102,9 +108,18 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
 
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--route,--judge", o->route,
-                  "Judges in order, comma-separated: llama, remote, default "
-                  "(auto: the configured ones, default last)")
+                  "cascade (the default judge, the LLM only where it is unsure), or judges in "
+                  "order, comma-separated: llama, remote, default (a fallback chain); auto: "
+                  "cascade when an LLM is configured, else default")
       ->capture_default_str();
+  cmd->add_option("--classifier", o->classifier_file,
+                  "Classifier model from `nunchi train` for the default judge (default: the one "
+                  "compiled in; serve: DATA_DIR/classifier.model when present)");
+  cmd->add_option("--calibration", o->calibration_file,
+                  "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
+  cmd->add_option("--escalation-threshold", o->escalation_threshold,
+                  "Override the calibration's threshold (0..1; escalate below it)")
+      ->check(CLI::Range(0.0, 1.5));
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
@@ -152,22 +167,106 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
       ->capture_default_str();
 }
 
+namespace {
+
+Result<judges::CascadeCalibration> LoadCalibration(const JudgeOptions& o) {
+  judges::CascadeCalibration c = judges::EmbeddedCalibration();
+  if (!o.calibration_file.empty()) {
+    std::ifstream in(o.calibration_file);
+    if (!in) return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto parsed = judges::ParseCalibration(text);
+    if (!parsed.ok()) return parsed.status();
+    c = *parsed;
+  }
+  if (o.escalation_threshold >= 0) {
+    c.threshold = o.escalation_threshold;
+    c.version += "+threshold=" + std::to_string(o.escalation_threshold);
+  }
+  return c;
+}
+
+void ExportCascade(MetricsRegistry* metrics, judges::Cascade* cascade, const std::string& llm) {
+  if (!metrics) return;
+  Labels labels = {{"judge", llm}, {"calibration", cascade->options().calibration_version}};
+  metrics->OnRender([cascade, labels](MetricsRegistry& m) {
+    const judges::CascadeStats& s = cascade->stats();
+    auto set = [&](const char* name, const char* help, uint64_t v) {
+      m.Counter(name, help).Set(labels, double(v));
+    };
+    set("nunchi_cascade_targets_total", "Targets the cascade judged.", s.targets);
+    set("nunchi_cascade_unsure_total", "Targets under the escalation threshold.", s.unsure);
+    set("nunchi_cascade_escalated_total", "Targets sent to the LLM.", s.escalated);
+    set("nunchi_cascade_llm_in_time_total", "Escalated targets the LLM answered in time.",
+        s.llm_in_time);
+    set("nunchi_cascade_kept_for_time_total", "Unsure targets kept cheap: no time in the budget.",
+        s.kept_for_time);
+    set("nunchi_cascade_kept_for_error_total",
+        "Escalated targets kept cheap: the LLM failed or was late.", s.kept_for_error);
+    set("nunchi_cascade_late_replaced_total", "Late LLM answers that replaced a stored one.",
+        s.late_replaced);
+    set("nunchi_cascade_agreed_total", "LLM answers that agreed with the cheap judge.", s.agreed);
+    set("nunchi_cascade_overturned_total", "LLM answers that overturned the cheap judge.",
+        s.overturned);
+    m.Gauge("nunchi_cascade_target_seconds", "The budget's current estimate per target.")
+        .Set(labels, cascade->target_seconds());
+  });
+}
+
+}  // namespace
+
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
                                                    MetricsRegistry* metrics) {
-  (void)metrics;  // used only by the optional engines
   auto chain = std::make_unique<Chain>();
   std::vector<std::string> route = Split(o.route);
-  if (o.route == "auto") {
-    route.clear();
-    if (!o.model_path.empty()) route.push_back("llama");
-    if (!o.base_urls.empty()) route.push_back("remote");
-    route.push_back("default");
+  const bool has_llm = !o.model_path.empty() || !o.base_urls.empty();
+  if (o.route == "auto") route = {has_llm ? "cascade" : "default"};
+  if (route.size() == 1 && route[0] == "cascade") {
+    if (!has_llm)
+      return Status(ErrorCode::kInvalidArgument, "route 'cascade' needs --model or --base-url");
+    auto cal = LoadCalibration(o);
+    if (!cal.ok()) return cal.status();
+    JudgeOptions inner = o;
+    inner.route = !o.model_path.empty() ? "llama,default" : "remote,default";
+    auto base = MakeJudgeChain(inner, metrics);
+    if (!base.ok()) return base.status();
+    auto* b = static_cast<Chain*>(base->get());
+    chain->keep_alive_ = std::move(b->keep_alive_);
+    chain->judges_ = std::move(b->judges_);
+    chain->llama_engine_ = b->llama_engine_;
+    chain->router_ = std::move(b->router_);
+    judges::CascadeOptions co;
+    co.threshold = cal->threshold;
+    co.calibration_version = cal->version;
+    chain->cascade_ = std::make_unique<judges::Cascade>(chain->judges_.back().get(),
+                                                        chain->judges_.front().get(), co);
+    const std::string llm(chain->judges_.front()->name());
+    ExportCascade(metrics, chain->cascade_.get(), llm);
+    char thr[32];
+    std::snprintf(thr, sizeof thr, "%.3f", co.threshold);
+    chain->description_ = "cascade(default, then " + llm + " under confidence " + thr + ", " +
+                          co.calibration_version + ")";
+    return std::unique_ptr<JudgeChain>(std::move(chain));
   }
+  for (const auto& name : route)
+    if (name == "cascade")
+      return Status(ErrorCode::kInvalidArgument, "'cascade' is a route of its own: --route cascade");
   std::string desc;
   for (const std::string& name : route) {
     std::shared_ptr<Judge> judge;
     if (name == "default") {
-      judge = std::make_shared<judges::DefaultJudge>();
+      if (o.classifier_file.empty()) {
+        judge = std::make_shared<judges::DefaultJudge>();
+      } else {
+        auto model = judges::ReadClassifierModel(o.classifier_file);
+        if (!model.ok()) return model.status();
+        judge = std::make_shared<judges::DefaultJudge>(
+            std::make_shared<const judges::Classifier>(std::move(model).value()));
+        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " +
+                o.classifier_file + ")";
+        chain->judges_.push_back(std::move(judge));
+        continue;
+      }
     } else if (name == "remote") {
 #ifdef NUNCHI_HAVE_REMOTE
       if (o.base_urls.empty())

@@ -19,7 +19,15 @@ namespace nunchi {
 struct JudgeOptions {
   // Order of the judges the router asks; unknown or unconfigured names are an
   // error. "auto": llama (if --model) > remote (if --base-url) > default.
+  // "cascade": the default judge first, the LLM (llama if --model, else
+  // remote) only for targets under the calibrated confidence threshold; the
+  // default whenever an LLM is configured. "auto": cascade with an LLM, else default.
   std::string route = "auto";
+  // The default judge's classifier from `nunchi train` ("" = the one compiled in;
+  // serve uses DATA_DIR/classifier.model when it exists).
+  std::string classifier_file;
+  std::string calibration_file;  // "" = the calibration compiled in (data/calibration/cascade.json)
+  double escalation_threshold = -1;  // >= 0 overrides the calibration's threshold
   // In-process llama.cpp.
   std::string model_path;          // --model FILE.gguf
   int threads = 0;                 // llama.cpp threads (0: all cores)

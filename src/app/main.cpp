@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   nunchi::AddServeCommand(app);
   nunchi::AddJudgeCommand(app);
   nunchi::AddEvalCommand(app);
+  nunchi::AddCalibrateCommand(app);
+  nunchi::AddExportLabelsCommand(app);
+  nunchi::AddTrainCommand(app);
 #ifdef NUNCHI_HAVE_EXTRACT
   nunchi::AddEvalExtractCommand(app);
 #endif
@@ -26,6 +29,9 @@ int main(int argc, char** argv) {
 #endif
 #ifdef NUNCHI_HAVE_BENCH
   nunchi::AddBenchCommand(app);
+#ifdef NUNCHI_HAVE_REMOTE
+  nunchi::AddSimulateCascadeCommand(app);
+#endif
 #endif
   for (CLI::App* sub : app.get_subcommands({}))
     sub->add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");

@@ -58,6 +58,27 @@ struct AnalysisRequest {
   std::vector<NewSignal> new_signals;
 };
 
+// What the cascade (judges/cascade.h) did with one signal: the cheap judge's
+// answer is kept next to the LLM's so agreement can be measured and the LLM's
+// verdicts reused (export-labels).
+struct CascadeRecord {
+  enum class Outcome {
+    kCheap,      // confident enough: never escalated
+    kLlm,        // escalated, and the LLM's answer counts
+    kKeptTime,   // escalated but kept cheap: no time left in the budget
+    kKeptError,  // escalated but kept cheap: the LLM failed or missed the deadline
+  };
+  Outcome outcome = Outcome::kCheap;
+  std::string calibration_version;  // the threshold's calibration file
+  double threshold = 0;             // escalate when the cheap confidence is below it
+  // The cheap judge's answer (for kLlm; the judgment itself otherwise).
+  std::string cheap_judge;
+  Relevance cheap_relevance = Relevance::kIrrelevant;
+  Level cheap_level = Level::kUnknown;
+  Cause cheap_cause = Cause::kNone;
+  double cheap_confidence = -1;  // what the escalation decided on
+};
+
 // The judgment of one signal (../shared/congestion-labels.md), with who made it.
 struct Judgment {
   Relevance relevance = Relevance::kIrrelevant;
@@ -73,6 +94,9 @@ struct Judgment {
   // decides on it). kNoConfidence when the judge does not measure it.
   double relevance_confidence = kNoConfidence;
   double level_confidence = kNoConfidence;
+
+  // Set by the cascade only.
+  std::optional<CascadeRecord> cascade = std::nullopt;
 
   static constexpr double kNoConfidence = -1.0;
 };

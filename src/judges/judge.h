@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,11 @@ struct JudgeTask {
   TimeMs analyzed_at = 0;
   Deadline deadline = Deadline::max();
   std::string request_id;
+  // Optional: where a judge hands a judgment that finished after JudgeBundle
+  // returned (the cascade's LLM answer replacing a cheap one), by position in
+  // `targets`. May be called from any thread, after the caller has gone; it
+  // owns what it needs. Unset: late judgments are dropped.
+  std::function<void(size_t target_position, const Judgment& judgment)> on_late;
 };
 
 using JudgeOutput = std::vector<Result<Judgment>>;

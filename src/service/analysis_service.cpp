@@ -37,9 +37,40 @@ struct AnalysisService::TaskState {
   JudgeOutput results;
 };
 
+// Stores judgments that a judge hands over after its task returned (the
+// cascade's late LLM answers). Shared with the tasks' on_late callbacks, which
+// may outlive the service: after the service is gone it drops them.
+struct AnalysisService::LateSink {
+  std::mutex mu;
+  bool alive = true;
+  JudgmentStore* store;
+  MetricsRegistry* metrics;
+  DecisionLog* log;
+
+  void Store(StoredJudgment row, const Judgment& j, const std::string& request_id) {
+    std::lock_guard lock(mu);
+    if (!alive) return;
+    row.judgment = j;
+    row.judged_at = WallNowMs();
+    Status s = store->Put({row});
+    metrics->Counter("nunchi_late_judgments_total", "Judgments stored after their cycle answered.")
+        .Add({{"judge", j.judge}, {"outcome", s.ok() ? "stored" : ErrorCodeName(s.code())}});
+    if (log) log->Write({request_id, row.spot_id, row.signal_id, s.ok() ? "late" : "late:failed",
+                         &row.judgment, 0, nullptr});
+  }
+};
+
 AnalysisService::AnalysisService(JudgmentStore& store, Judge& judge, MetricsRegistry& metrics,
                                  DecisionLog* log, ServiceOptions options)
-    : store_(store), judge_(judge), metrics_(metrics), log_(log), options_(options) {
+    : store_(store),
+      judge_(judge),
+      metrics_(metrics),
+      log_(log),
+      options_(options),
+      late_(std::make_shared<LateSink>()) {
+  late_->store = &store_;
+  late_->metrics = &metrics_;
+  late_->log = log_;
   pool_ = std::make_unique<WorkerPool>(options_.judge_threads);
   metrics_.OnRender([this](MetricsRegistry& m) {
     m.Gauge("nunchi_store_rows", "Judgments in the store.").Set({}, double(store_.RowCount()));
@@ -50,7 +81,11 @@ AnalysisService::AnalysisService(JudgmentStore& store, Judge& judge, MetricsRegi
   });
 }
 
-AnalysisService::~AnalysisService() { pool_.reset(); }
+AnalysisService::~AnalysisService() {
+  pool_.reset();
+  std::lock_guard lock(late_->mu);
+  late_->alive = false;
+}
 
 size_t AnalysisService::signals_in_flight() const {
   std::lock_guard lock(inflight_mu_);
@@ -121,9 +156,9 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             if (is_new) signals.Add({{"disposition", "reused"}});
             continue;
           }
-          StoredJudgment row{
-              sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id, sig.created_at, hash, {},
-              now_ms};
+          StoredJudgment row{sig.signal_id, spot.info.spot_id, b.post_id, sig.author_id,
+                             sig.created_at, hash, {}, now_ms,
+                             options_.keep_texts ? sig.text : std::string()};
           if (sig.created_at.ms < window_start) {
             // Outside the window it cannot change any result: record, don't judge.
             row.judgment = StaleJudgment();
@@ -147,7 +182,13 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
           state->ids.push_back(sig.signal_id);
           state->row_templates.push_back(std::move(row));
         }
-        if (state) tasks.push_back(std::move(state));
+        if (state) {
+          state->task.on_late = [sink = late_, rows = state->row_templates,
+                                 request_id](size_t pos, const Judgment& j) {
+            if (pos < rows.size()) sink->Store(rows[pos], j, request_id);
+          };
+          tasks.push_back(std::move(state));
+        }
       }
     }
     if (!missing.empty()) {

@@ -40,6 +40,9 @@ struct ServiceOptions {
   // judge (the router's last, fast one) can answer what a model missed.
   std::chrono::milliseconds fallback_reserve{500};
   RequestLimits limits;
+  // Keep each judged signal's text with its judgment (serve --keep-texts),
+  // so `nunchi export-labels` can turn the LLM's verdicts into training data.
+  bool keep_texts = false;
 };
 
 class AnalysisService {
@@ -59,6 +62,7 @@ class AnalysisService {
 
  private:
   struct TaskState;
+  struct LateSink;
   struct Wait {
     std::shared_ptr<TaskState> state;
     size_t index;
@@ -77,6 +81,7 @@ class AnalysisService {
   std::unordered_map<std::string, Wait> inflight_;  // signal_id -> task judging it
   std::atomic<uint64_t> judge_calls_{0};
   std::atomic<TimeMs> last_prune_ms_{0};
+  std::shared_ptr<LateSink> late_;  // late judgments (JudgeTask::on_late) go here
   std::unique_ptr<WorkerPool> pool_;  // last member: destroyed (joined) first
 };
 

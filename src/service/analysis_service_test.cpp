@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <mutex>
+
 #include <thread>
 
 namespace nunchi {
@@ -17,6 +20,10 @@ class FakeJudge : public Judge {
   JudgeOutput JudgeBundle(const JudgeTask& task) override {
     calls.fetch_add(1);
     targets.fetch_add(task.targets.size());
+    {
+      std::lock_guard lock(late_mu);
+      last_on_late = task.on_late;
+    }
     if (delay.count() > 0) std::this_thread::sleep_for(delay);
     JudgeOutput out;
     for (size_t i : task.targets) {
@@ -40,6 +47,8 @@ class FakeJudge : public Judge {
   }
   std::atomic<int> calls{0};
   std::atomic<size_t> targets{0};
+  std::mutex late_mu;
+  std::function<void(size_t, const Judgment&)> last_on_late;  // of the last task
   std::chrono::milliseconds delay{0};
 };
 
@@ -272,6 +281,30 @@ TEST_F(ServiceTest, MissedDeadlineIsFailedOnTimeAndTheLateJudgmentIsKept) {
   EXPECT_EQ(r2->spots[0].level, Level::kHigh);
   EXPECT_EQ(judge_.calls, 1);
   EXPECT_EQ(store_->RowCount(), 1);
+}
+
+TEST_F(ServiceTest, LateJudgmentReplacesTheStoredOneForLaterCycles) {
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0, "LOW"));
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spots[0].level, Level::kLow);
+  // The judge hands over a better answer after the cycle answered (the cascade's LLM).
+  Judgment late{Relevance::kRelevant, Level::kHigh, Cause::kEvent, "행사", "llm", "m", "p"};
+  ASSERT_TRUE(judge_.last_on_late);
+  judge_.last_on_late(0, late);
+  auto stored = store_->Get({"p1"});
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->at("p1").judgment.judge, "llm");
+  EXPECT_EQ(stored->at("p1").spot_id, "s1");
+  auto r2 = Run(Req(kT0 + 1000, {s}, {}, store_->Epoch()));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->spots[0].level, Level::kHigh);
+  EXPECT_EQ(judge_.calls, 1);  // reused, not judged again
+  // A late answer after the service is gone is dropped, not written.
+  service_.reset();
+  late.level = Level::kMedium;
+  judge_.last_on_late(0, late);
+  EXPECT_EQ(store_->Get({"p1"})->at("p1").judgment.level, Level::kHigh);
 }
 
 TEST_F(ServiceTest, InvalidRequestChangesNothing) {

@@ -28,6 +28,9 @@ struct StoredJudgment {
   uint64_t text_hash = 0;
   Judgment judgment;
   TimeMs judged_at = 0;
+  // The signal's text, kept only when serve runs with --keep-texts (the
+  // backend's texts are not ours to keep otherwise); empty when not kept.
+  std::string text;
 };
 
 class JudgmentStore {
@@ -57,6 +60,11 @@ class JudgmentStore {
   virtual Result<int64_t> Prune(TimeMs cutoff_ms) = 0;
 
   virtual int64_t RowCount() = 0;
+
+  // Rows whose counting judgment the LLM made on a cascade escalation
+  // (CascadeRecord outcome kLlm) and whose text was kept, oldest judged
+  // first: the training examples `nunchi export-labels` writes.
+  virtual Result<std::vector<StoredJudgment>> LlmLabeledRows() = 0;
 };
 
 // Opens (creating if needed) the SQLite store at path, in WAL mode with full

@@ -61,6 +61,18 @@ class MemoryStore final : public JudgmentStore {
     return static_cast<int64_t>(rows_.size());
   }
 
+  Result<std::vector<StoredJudgment>> LlmLabeledRows() override {
+    std::lock_guard lock(mu_);
+    std::vector<StoredJudgment> out;
+    for (const auto& [id, s] : rows_)
+      if (s.judgment.cascade && s.judgment.cascade->outcome == CascadeRecord::Outcome::kLlm &&
+          !s.text.empty())
+        out.push_back(s);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.judged_at < b.judged_at; });
+    return out;
+  }
+
  private:
   std::mutex mu_;
   std::map<std::string, StoredJudgment> rows_;

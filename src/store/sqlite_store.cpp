@@ -1,15 +1,19 @@
 // SQLite implementation of JudgmentStore. One connection guarded by a mutex;
 // WAL journal, synchronous=FULL, so a committed Put survives a crash.
 // Schema versions (PRAGMA user_version): 0 the first; 1 adds
-// relevance_confidence and level_confidence (REAL, -1 when not measured),
-// migrated in place on open.
+// relevance_confidence and level_confidence (REAL, -1 when not measured);
+// 2 adds cascade (the CascadeRecord, domain/cascade_codec.h, '' when none) and
+// text ('' unless kept); migrated in place on open.
 #include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "domain/cascade_codec.h"
 #include "store/judgment_store.h"
 
 namespace nunchi {
@@ -34,19 +38,21 @@ CREATE TABLE IF NOT EXISTS judgments (
   prompt_version TEXT NOT NULL,
   judged_at_ms INTEGER NOT NULL,
   relevance_confidence REAL NOT NULL DEFAULT -1,
-  level_confidence REAL NOT NULL DEFAULT -1
+  level_confidence REAL NOT NULL DEFAULT -1,
+  cascade TEXT NOT NULL DEFAULT '',
+  text TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS judgments_spot ON judgments (spot_id, created_at_ms);
 CREATE INDEX IF NOT EXISTS judgments_post ON judgments (post_id);
 CREATE INDEX IF NOT EXISTS judgments_judged ON judgments (judged_at_ms);
 )sql";
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 constexpr const char* kColumns =
     "signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, "
     "relevance, level, cause, cause_text, judge, model, prompt_version, judged_at_ms, "
-    "relevance_confidence, level_confidence";
+    "relevance_confidence, level_confidence, cascade, text";
 
 struct StmtDeleter {
   void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
@@ -117,7 +123,7 @@ class SqliteStore final : public JudgmentStore {
     std::lock_guard lock(mu_);
     if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     Stmt ins = Prepare(("INSERT OR REPLACE INTO judgments (" + std::string(kColumns) +
-                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
                            .c_str());
     if (!ins) return Rollback("prepare put");
     for (const StoredJudgment& r : rows) {
@@ -145,6 +151,8 @@ class SqliteStore final : public JudgmentStore {
       sqlite3_bind_int64(ins.get(), 15, r.judged_at);
       sqlite3_bind_double(ins.get(), 16, r.judgment.relevance_confidence);
       sqlite3_bind_double(ins.get(), 17, r.judgment.level_confidence);
+      text(18, EncodeCascadeRecord(r.judgment.cascade));
+      text(19, r.text);
       if (sqlite3_step(ins.get()) != SQLITE_DONE) return Rollback("insert");
     }
     if (sqlite3_step(Prepare("COMMIT").get()) != SQLITE_DONE) return Rollback("commit");
@@ -205,6 +213,20 @@ class SqliteStore final : public JudgmentStore {
     return static_cast<int64_t>(sqlite3_changes(db_.get()));
   }
 
+  Result<std::vector<StoredJudgment>> LlmLabeledRows() override {
+    std::lock_guard lock(mu_);
+    Stmt q = Prepare((std::string("SELECT ") + kColumns +
+                      " FROM judgments WHERE cascade LIKE 'llm|%' AND text != '' "
+                      "ORDER BY judged_at_ms")
+                         .c_str());
+    if (!q) return Err("prepare llm rows");
+    std::vector<StoredJudgment> out;
+    int rc;
+    while ((rc = sqlite3_step(q.get())) == SQLITE_ROW) out.push_back(ReadRow(q.get()));
+    if (rc != SQLITE_DONE) return Err("llm rows");
+    return out;
+  }
+
   int64_t RowCount() override {
     std::lock_guard lock(mu_);
     Stmt q = Prepare("SELECT COUNT(*) FROM judgments");
@@ -236,6 +258,8 @@ class SqliteStore final : public JudgmentStore {
     s.judged_at = sqlite3_column_int64(q, 14);
     s.judgment.relevance_confidence = sqlite3_column_double(q, 15);
     s.judgment.level_confidence = sqlite3_column_double(q, 16);
+    s.judgment.cascade = DecodeCascadeRecord(col(17));
+    s.text = col(18);
     return s;
   }
 
@@ -246,21 +270,30 @@ class SqliteStore final : public JudgmentStore {
     int version = sqlite3_column_int(v.get(), 0);
     v.reset();
     if (version >= kSchemaVersion) return Status::Ok();
-    // Version 0: the table may predate the confidence columns (CREATE IF NOT EXISTS kept it).
-    bool has_confidence = false;
+    // The table may predate columns added later (CREATE IF NOT EXISTS kept it).
+    struct Added {
+      const char* name;
+      const char* ddl;
+    };
+    static constexpr Added kAdded[] = {
+        {"relevance_confidence",
+         "ALTER TABLE judgments ADD COLUMN relevance_confidence REAL NOT NULL DEFAULT -1"},  // v1
+        {"level_confidence",
+         "ALTER TABLE judgments ADD COLUMN level_confidence REAL NOT NULL DEFAULT -1"},  // v1
+        {"cascade", "ALTER TABLE judgments ADD COLUMN cascade TEXT NOT NULL DEFAULT ''"},  // v2
+        {"text", "ALTER TABLE judgments ADD COLUMN text TEXT NOT NULL DEFAULT ''"},        // v2
+    };
+    std::vector<std::string> have;
     Stmt cols = Prepare("PRAGMA table_info(judgments)");
     while (cols && sqlite3_step(cols.get()) == SQLITE_ROW) {
       const unsigned char* name = sqlite3_column_text(cols.get(), 1);
-      if (name && std::string(reinterpret_cast<const char*>(name)) == "relevance_confidence")
-        has_confidence = true;
+      if (name) have.emplace_back(reinterpret_cast<const char*>(name));
     }
     cols.reset();
     if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-    if (!has_confidence) {
-      if (Status s =
-              Exec("ALTER TABLE judgments ADD COLUMN relevance_confidence REAL NOT NULL DEFAULT -1;"
-                   "ALTER TABLE judgments ADD COLUMN level_confidence REAL NOT NULL DEFAULT -1;");
-          !s.ok()) {
+    for (const Added& a : kAdded) {
+      if (std::find(have.begin(), have.end(), a.name) != have.end()) continue;
+      if (Status s = Exec(a.ddl); !s.ok()) {
         Exec("ROLLBACK");
         return s;
       }

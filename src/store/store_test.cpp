@@ -24,6 +24,24 @@ StoredJudgment Row(std::string id, std::string post, std::string spot = "s1", Ti
   return r;
 }
 
+// A row the cascade made: the LLM's answer with the cheap one kept, and its text.
+StoredJudgment EscalatedRow(std::string id) {
+  StoredJudgment r = Row(std::move(id), "p1");
+  CascadeRecord c;
+  c.outcome = CascadeRecord::Outcome::kLlm;
+  c.calibration_version = "cal-share-0badf00d";
+  c.threshold = 0.8;
+  c.cheap_judge = "classifier";
+  c.cheap_relevance = Relevance::kRelevant;
+  c.cheap_level = Level::kLow;
+  c.cheap_cause = Cause::kNone;
+  c.cheap_confidence = 0.42;
+  r.judgment.judge = "llama";
+  r.judgment.cascade = c;
+  r.text = "줄이 끝이 안 보여요";
+  return r;
+}
+
 class StoreTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
@@ -47,6 +65,37 @@ class StoreTest : public ::testing::TestWithParam<bool> {
   std::filesystem::path dir_;
   std::unique_ptr<JudgmentStore> store_;
 };
+
+TEST_P(StoreTest, CascadeRecordAndKeptTextRoundTrip) {
+  ASSERT_TRUE(store_->Put({EscalatedRow("c9"), Row("c8", "p1")}).ok());
+  auto got = store_->Get({"c9", "c8"});
+  ASSERT_TRUE(got.ok());
+  const StoredJudgment& r = got->at("c9");
+  ASSERT_TRUE(r.judgment.cascade);
+  EXPECT_EQ(r.judgment.cascade->outcome, CascadeRecord::Outcome::kLlm);
+  EXPECT_EQ(r.judgment.cascade->calibration_version, "cal-share-0badf00d");
+  EXPECT_EQ(r.judgment.cascade->cheap_level, Level::kLow);
+  EXPECT_DOUBLE_EQ(r.judgment.cascade->cheap_confidence, 0.42);
+  EXPECT_EQ(r.text, "줄이 끝이 안 보여요");
+  EXPECT_FALSE(got->at("c8").judgment.cascade);
+  EXPECT_EQ(got->at("c8").text, "");
+}
+
+TEST_P(StoreTest, LlmLabeledRowsAreTheEscalatedOnesWithText) {
+  StoredJudgment cheap_kept = EscalatedRow("k1");
+  cheap_kept.judgment.cascade->outcome = CascadeRecord::Outcome::kKeptTime;
+  StoredJudgment no_text = EscalatedRow("n1");
+  no_text.text.clear();
+  StoredJudgment later = EscalatedRow("e2");
+  later.judged_at = 5000;
+  ASSERT_TRUE(
+      store_->Put({later, EscalatedRow("e1"), cheap_kept, no_text, Row("plain", "p1")}).ok());
+  auto rows = store_->LlmLabeledRows();
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].signal_id, "e1");  // oldest judged first
+  EXPECT_EQ((*rows)[1].signal_id, "e2");
+}
 
 TEST_P(StoreTest, PutGetRoundTripsEveryField) {
   ASSERT_TRUE(store_->Put({Row("p1", "p1"), Row("c1", "p1")}).ok());
@@ -189,7 +238,7 @@ INSERT INTO judgments VALUES ('old', 's1', 'old', 'u1', 1000, '2026-11-29T18:40:
   sqlite3_stmt* q = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, nullptr);
   ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(q, 0), 1);
+  EXPECT_EQ(sqlite3_column_int(q, 0), 2);
   sqlite3_finalize(q);
   sqlite3_close(db);
   std::filesystem::remove_all(dir);

@@ -1,0 +1,223 @@
+#include "judges/cascade.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <numeric>
+
+namespace nunchi::judges {
+
+double CascadeConfidence(const Judgment& j) {
+  double rel = j.relevance_confidence < 0 ? 0 : j.relevance_confidence;
+  if (j.relevance == Relevance::kIrrelevant) return rel;
+  double lvl = j.level_confidence < 0 ? 0 : j.level_confidence;
+  return std::min(rel, lvl);
+}
+
+// One escalated call, shared by the caller (until the deadline) and its thread.
+struct Cascade::Call {
+  JudgeTask sub;                         // the escalated targets only
+  std::vector<size_t> positions;         // their positions in the caller's task.targets
+  std::vector<Judgment> cheap;           // the cheap judgments, same order
+  std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
+  size_t in_flight_at_start = 0;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  bool abandoned = false;  // the caller returned before the answer
+  JudgeOutput out;
+};
+
+namespace {
+
+CascadeRecord CheapRecord(const Judgment& cheap, const CascadeOptions& o,
+                          CascadeRecord::Outcome outcome) {
+  CascadeRecord r;
+  r.outcome = outcome;
+  r.calibration_version = o.calibration_version;
+  r.threshold = o.threshold;
+  r.cheap_judge = cheap.judge;
+  r.cheap_relevance = cheap.relevance;
+  r.cheap_level = cheap.level;
+  r.cheap_cause = cheap.cause;
+  r.cheap_confidence = CascadeConfidence(cheap);
+  return r;
+}
+
+bool Agrees(const Judgment& a, const Judgment& b) {
+  return a.relevance == b.relevance && a.level == b.level;
+}
+
+}  // namespace
+
+Cascade::Cascade(Judge* cheap, Judge* llm, CascadeOptions options, std::string name)
+    : cheap_(cheap),
+      llm_(llm),
+      options_(std::move(options)),
+      name_(std::move(name)),
+      target_seconds_(options_.target_seconds) {}
+
+Cascade::~Cascade() {
+  std::vector<std::future<void>> running;
+  {
+    std::lock_guard lock(mu_);
+    running.swap(running_);
+  }
+  for (auto& f : running) f.wait();
+}
+
+double Cascade::target_seconds() const {
+  std::lock_guard lock(mu_);
+  return target_seconds_;
+}
+
+size_t Cascade::Budget(size_t unsure, Deadline deadline) const {
+  const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+  std::lock_guard lock(mu_);
+  if (running_.size() >= options_.max_inflight_calls) return 0;
+  const double per = std::max(target_seconds_, 1e-6);
+  const double room = (left - options_.call_seconds) / per - double(targets_in_flight_);
+  if (room < 1) return 0;
+  return std::min(unsure, size_t(room));
+}
+
+void Cascade::Observe(double seconds, size_t targets_in_flight) {
+  std::lock_guard lock(mu_);
+  const double per = std::max(seconds - options_.call_seconds, 0.0) /
+                     double(std::max<size_t>(targets_in_flight, 1));
+  target_seconds_ = (1 - options_.ewma_alpha) * target_seconds_ + options_.ewma_alpha * per;
+}
+
+void Cascade::Reap() {
+  std::lock_guard lock(mu_);
+  std::erase_if(running_, [](std::future<void>& f) {
+    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  });
+}
+
+void Cascade::FinishLate(Call& call) {
+  for (size_t k = 0; k < call.out.size() && k < call.positions.size(); ++k) {
+    if (!call.out[k].ok()) continue;
+    Judgment j = call.out[k].value();
+    if (j.judge.empty()) j.judge = std::string(llm_->name());
+    j.cascade = CheapRecord(call.cheap[k], options_, CascadeRecord::Outcome::kLlm);
+    (Agrees(j, call.cheap[k]) ? stats_.agreed : stats_.overturned).fetch_add(1);
+    if (call.on_late) {
+      stats_.late_replaced.fetch_add(1);
+      call.on_late(call.positions[k], j);
+    }
+  }
+}
+
+JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
+  Reap();
+  const size_t n = task.targets.size();
+  stats_.targets.fetch_add(n);
+  JudgeOutput out = cheap_->JudgeBundle(task);
+  if (out.size() != n) out.assign(n, Status(ErrorCode::kInternal, "cheap judge: wrong count"));
+  for (auto& r : out)
+    if (r.ok() && r.value().judge.empty()) r.value().judge = std::string(cheap_->name());
+
+  // The unsure targets, least confident first (a failed cheap answer is the least).
+  std::vector<size_t> unsure;
+  std::vector<double> conf(n, 0.0);
+  for (size_t k = 0; k < n; ++k) {
+    conf[k] = out[k].ok() ? CascadeConfidence(out[k].value()) : -1.0;
+    if (conf[k] < options_.threshold) unsure.push_back(k);
+  }
+  std::stable_sort(unsure.begin(), unsure.end(),
+                   [&](size_t a, size_t b) { return conf[a] < conf[b]; });
+  stats_.unsure.fetch_add(unsure.size());
+
+  const bool llm_ready = llm_ != nullptr && llm_->Ready();
+  const size_t k = llm_ready ? Budget(unsure.size(), task.deadline) : 0;
+  std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
+  std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
+
+  // Every answer starts as the cheap one, with its record.
+  for (size_t pos = 0; pos < n; ++pos) {
+    if (!out[pos].ok()) continue;
+    bool is_unsure = std::find(unsure.begin(), unsure.end(), pos) != unsure.end();
+    out[pos].value().cascade = CheapRecord(
+        out[pos].value(), options_,
+        is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
+  }
+  stats_.kept_for_time.fetch_add(unsure.size() - chosen.size());
+  if (chosen.empty()) return out;
+
+  auto call = std::make_shared<Call>();
+  call->sub = task;
+  call->sub.on_late = nullptr;
+  call->sub.targets.clear();
+  for (size_t pos : chosen) {
+    call->sub.targets.push_back(task.targets[pos]);
+    call->positions.push_back(pos);
+    call->cheap.push_back(out[pos].ok() ? out[pos].value() : Judgment{});
+  }
+  call->sub.deadline = task.deadline >= Deadline::max() - options_.late_grace
+                           ? Deadline::max()
+                           : task.deadline + options_.late_grace;
+  call->on_late = task.on_late;
+  stats_.escalated.fetch_add(chosen.size());
+  stats_.calls.fetch_add(1);
+  {
+    std::lock_guard lock(mu_);
+    call->in_flight_at_start = targets_in_flight_;
+    targets_in_flight_ += chosen.size();
+    running_.push_back(std::async(std::launch::async, [this, call] {
+      const auto start = Clock::now();
+      JudgeOutput got;
+      try {
+        got = llm_->JudgeBundle(call->sub);
+      } catch (const std::exception& e) {
+        got.assign(call->positions.size(), Status(ErrorCode::kInternal, e.what()));
+      }
+      if (got.size() != call->positions.size())
+        got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
+      const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+      Observe(secs, call->in_flight_at_start + call->positions.size());
+      {
+        std::lock_guard lock(mu_);
+        targets_in_flight_ -= call->positions.size();
+      }
+      bool late;
+      {
+        std::lock_guard lock(call->mu);
+        call->out = std::move(got);
+        call->done = true;
+        late = call->abandoned;
+      }
+      call->cv.notify_all();
+      if (late) FinishLate(*call);
+    }));
+  }
+
+  bool in_time;
+  {
+    std::unique_lock lock(call->mu);
+    in_time = call->cv.wait_until(lock, task.deadline, [&] { return call->done; });
+    if (!in_time) call->abandoned = true;
+  }
+  if (!in_time) {
+    stats_.kept_for_error.fetch_add(chosen.size());
+    for (size_t pos : chosen)
+      if (out[pos].ok()) out[pos].value().cascade->outcome = CascadeRecord::Outcome::kKeptError;
+    return out;
+  }
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const size_t pos = chosen[i];
+    if (!call->out[i].ok()) {
+      stats_.kept_for_error.fetch_add(1);
+      if (out[pos].ok()) out[pos].value().cascade->outcome = CascadeRecord::Outcome::kKeptError;
+      continue;
+    }
+    Judgment j = call->out[i].value();
+    if (j.judge.empty()) j.judge = std::string(llm_->name());
+    j.cascade = CheapRecord(call->cheap[i], options_, CascadeRecord::Outcome::kLlm);
+    if (out[pos].ok()) (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
+    stats_.llm_in_time.fetch_add(1);
+    out[pos] = std::move(j);
+  }
+  return out;
+}
+
+}  // namespace nunchi::judges

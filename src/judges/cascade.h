@@ -1,0 +1,109 @@
+// Cascade: a Judge that asks the LLM only where the cheap judge is unsure.
+// The cheap judge (the default judge: prefilter, rules, classifier) answers
+// every target first. Targets whose confidence (CascadeConfidence below) is
+// under the calibrated threshold are escalated, least confident first and
+// only as many as the deadline budget says can finish, in one LLM request per
+// bundle holding only those targets. The LLM's answer replaces the cheap one;
+// when the LLM fails, loops or misses the deadline the cheap judgment stands
+// (the spot stays OK), and an LLM answer that arrives after the deadline (but
+// within late_grace) still replaces the stored one through task.on_late.
+// Every judgment carries a CascadeRecord: the cheap answer, its confidence,
+// the outcome and the calibration version.
+//
+// Deadline budget: an escalation of k targets, submitted while m escalated
+// targets are still in flight, is predicted to take
+//   call_seconds + target_seconds * (k + m),
+// target_seconds being an exponentially weighted mean of what finished calls
+// took per target in flight (the prior until the first call finishes). The
+// largest k that fits before the task deadline is escalated; the rest of the
+// unsure targets are kept cheap and counted (kept_time).
+//
+// Threading: JudgeBundle may be called from many threads at once. Each
+// escalation runs on its own thread so that the caller can return at the
+// deadline; at most max_inflight_calls run at once (more are kept cheap).
+// The destructor waits for the escalations still running (each is bounded by
+// its deadline + late_grace). Both judges must outlive the cascade.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "judges/judge.h"
+
+namespace nunchi::judges {
+
+struct CascadeOptions {
+  // Escalate a target whose cheap confidence is below this (from the
+  // calibration file, see calibration.h). 0 never escalates; above 1 always.
+  double threshold = 0.9;
+  std::string calibration_version;
+  // Budget priors, used until observed calls replace them.
+  double call_seconds = 0.5;    // fixed cost of one escalated call (prefill, network)
+  double target_seconds = 1.5;  // per target in flight
+  double ewma_alpha = 0.25;     // weight of each new observation
+  // An escalation may still finish this long after the task deadline; its
+  // answers then replace the cheap ones through JudgeTask::on_late.
+  std::chrono::milliseconds late_grace{60'000};
+  size_t max_inflight_calls = 64;
+};
+
+// Lock-free counters; read them for /metrics.
+struct CascadeStats {
+  std::atomic<uint64_t> targets{0};        // targets judged
+  std::atomic<uint64_t> escalated{0};      // targets sent to the LLM
+  std::atomic<uint64_t> unsure{0};         // targets under the threshold
+  std::atomic<uint64_t> llm_in_time{0};    // escalated targets the LLM answered in time
+  std::atomic<uint64_t> kept_for_time{0};  // unsure targets the budget kept cheap
+  std::atomic<uint64_t> kept_for_error{0};  // escalated, LLM failed or was late
+  std::atomic<uint64_t> late_replaced{0};  // late LLM answers handed to on_late
+  std::atomic<uint64_t> agreed{0};         // LLM agreed with the cheap judge (relevance and level)
+  std::atomic<uint64_t> overturned{0};     // LLM disagreed
+  std::atomic<uint64_t> calls{0};          // escalated calls
+};
+
+// What the escalation decides on: the relevance confidence of an IRRELEVANT
+// judgment, the smaller of the two for a RELEVANT one; 0 when unmeasured.
+double CascadeConfidence(const Judgment& j);
+
+class Cascade : public Judge {
+ public:
+  // cheap and llm are borrowed and must outlive the cascade.
+  Cascade(Judge* cheap, Judge* llm, CascadeOptions options, std::string name = "cascade");
+  ~Cascade() override;
+
+  std::string_view name() const override { return name_; }
+  JudgeOutput JudgeBundle(const JudgeTask& task) override;
+  // Ready when the cheap judge is (the LLM is optional).
+  bool Ready() const override { return cheap_->Ready(); }
+
+  const CascadeStats& stats() const { return stats_; }
+  const CascadeOptions& options() const { return options_; }
+  // Current per-target estimate of the budget, seconds.
+  double target_seconds() const;
+
+ private:
+  struct Call;
+  // How many of the `unsure` least confident targets fit before the deadline.
+  size_t Budget(size_t unsure, Deadline deadline) const;
+  void Observe(double seconds, size_t targets_in_flight);
+  void Reap();
+  void FinishLate(Call& call);
+
+  Judge* cheap_;
+  Judge* llm_;
+  CascadeOptions options_;
+  std::string name_;
+  CascadeStats stats_;
+
+  mutable std::mutex mu_;  // guards the estimate and the running list
+  double target_seconds_;
+  size_t targets_in_flight_ = 0;
+  std::vector<std::future<void>> running_;
+};
+
+}  // namespace nunchi::judges

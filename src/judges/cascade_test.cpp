@@ -1,0 +1,256 @@
+#include "judges/cascade.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace nunchi::judges {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Answers target t with confidence conf[t] (RELEVANT/LOW), judge "cheap".
+class ScriptedCheap : public Judge {
+ public:
+  std::map<size_t, double> conf;
+  std::string_view name() const override { return "cheap"; }
+  JudgeOutput JudgeBundle(const JudgeTask& task) override {
+    JudgeOutput out;
+    for (size_t t : task.targets) {
+      Judgment j;
+      j.relevance = Relevance::kRelevant;
+      j.level = Level::kLow;
+      j.relevance_confidence = j.level_confidence = conf.count(t) ? conf[t] : 0.99;
+      out.emplace_back(j);
+    }
+    return out;
+  }
+};
+
+// Answers every target HIGH after `delay`, or fails them; records what it was asked.
+class FakeLlm : public Judge {
+ public:
+  std::chrono::milliseconds delay{0};
+  bool gated = false;  // wait for Open() (at most 5 s) before answering
+  bool fail = false;
+  std::atomic<bool> finished{false};
+  std::condition_variable gate_cv;
+  bool gate_open = false;
+  void Open() {
+    std::lock_guard lock(mu);
+    gate_open = true;
+    gate_cv.notify_all();
+  }
+  bool ready = true;
+  std::mutex mu;
+  std::vector<std::vector<size_t>> asked;
+  std::string_view name() const override { return "llm"; }
+  bool Ready() const override { return ready; }
+  JudgeOutput JudgeBundle(const JudgeTask& task) override {
+    {
+      std::lock_guard lock(mu);
+      asked.push_back(task.targets);
+    }
+    std::this_thread::sleep_for(delay);
+    if (gated) {
+      std::unique_lock lock(mu);
+      gate_cv.wait_for(lock, 5s, [&] { return gate_open; });
+    }
+    finished = true;
+    JudgeOutput out;
+    for (size_t k = 0; k < task.targets.size(); ++k) {
+      if (fail) {
+        out.emplace_back(ErrorCode::kInvalidOutput, "scripted failure");
+        continue;
+      }
+      Judgment j;
+      j.relevance = Relevance::kRelevant;
+      j.level = Level::kHigh;
+      out.emplace_back(j);
+    }
+    return out;
+  }
+  size_t calls() {
+    std::lock_guard lock(mu);
+    return asked.size();
+  }
+};
+
+JudgeTask Task(size_t n, std::chrono::milliseconds budget) {
+  JudgeTask t;
+  t.bundle.post.text = "post";
+  for (size_t i = 1; i < n; ++i) t.bundle.comments.push_back(Signal{"c", "a", {}, "comment"});
+  for (size_t i = 0; i < n; ++i) t.targets.push_back(i);
+  t.deadline = Clock::now() + budget;
+  return t;
+}
+
+CascadeOptions Options(double threshold) {
+  CascadeOptions o;
+  o.threshold = threshold;
+  o.calibration_version = "cal-test";
+  o.call_seconds = 0.01;
+  o.target_seconds = 0.01;
+  o.late_grace = 5s;
+  return o;
+}
+
+TEST(CascadeConfidence, IrrelevantUsesRelevanceOnlyRelevantTheSmaller) {
+  Judgment j;
+  j.relevance = Relevance::kIrrelevant;
+  j.relevance_confidence = 0.8;
+  j.level_confidence = 0.1;
+  EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.8);
+  j.relevance = Relevance::kRelevant;
+  EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.1);
+  j.level_confidence = Judgment::kNoConfidence;
+  EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.0);
+}
+
+TEST(Cascade, EscalatesExactlyTheLowConfidenceTargets) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.95}, {1, 0.5}, {2, 0.99}, {3, 0.2}};
+  FakeLlm llm;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  JudgeOutput out = cascade.JudgeBundle(Task(4, 5s));
+  ASSERT_EQ(out.size(), 4u);
+  ASSERT_EQ(llm.calls(), 1u);
+  EXPECT_EQ(llm.asked[0], (std::vector<size_t>{1, 3}));  // bundle order, only the unsure
+  for (size_t k : {0u, 2u}) {
+    ASSERT_TRUE(out[k].ok());
+    EXPECT_EQ(out[k]->judge, "cheap");
+    EXPECT_EQ(out[k]->cascade->outcome, CascadeRecord::Outcome::kCheap);
+  }
+  for (size_t k : {1u, 3u}) {
+    ASSERT_TRUE(out[k].ok());
+    EXPECT_EQ(out[k]->judge, "llm");
+    EXPECT_EQ(out[k]->level, Level::kHigh);
+    const CascadeRecord& r = *out[k]->cascade;
+    EXPECT_EQ(r.outcome, CascadeRecord::Outcome::kLlm);
+    EXPECT_EQ(r.cheap_judge, "cheap");
+    EXPECT_EQ(r.cheap_level, Level::kLow);
+    EXPECT_EQ(r.calibration_version, "cal-test");
+    EXPECT_DOUBLE_EQ(r.threshold, 0.9);
+  }
+  EXPECT_DOUBLE_EQ(out[3]->cascade->cheap_confidence, 0.2);
+  EXPECT_EQ(cascade.stats().escalated.load(), 2u);
+  EXPECT_EQ(cascade.stats().llm_in_time.load(), 2u);
+  EXPECT_EQ(cascade.stats().overturned.load(), 2u);
+  EXPECT_EQ(cascade.stats().agreed.load(), 0u);
+}
+
+TEST(Cascade, ConfidentBundleNeverCallsTheLlm) {
+  ScriptedCheap cheap;
+  FakeLlm llm;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  JudgeOutput out = cascade.JudgeBundle(Task(3, 5s));
+  EXPECT_EQ(llm.calls(), 0u);
+  for (auto& r : out) EXPECT_EQ(r->judge, "cheap");
+}
+
+TEST(Cascade, SlowLlmLeavesTheCheapAnswersOnTimeAndTheLateAnswerReplacesThem) {
+  ScriptedCheap cheap;
+  cheap.conf = {{1, 0.3}};
+  FakeLlm llm;
+  llm.gated = true;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  JudgeTask task = Task(2, 100ms);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::pair<size_t, Judgment>> late;
+  task.on_late = [&](size_t pos, const Judgment& j) {
+    std::lock_guard lock(mu);
+    late.emplace_back(pos, j);
+    cv.notify_all();
+  };
+  JudgeOutput out = cascade.JudgeBundle(task);
+  EXPECT_FALSE(llm.finished);  // returned at the deadline, not when the LLM finished
+  llm.Open();
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "cheap");
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
+  EXPECT_EQ(late[0].first, 1u);
+  EXPECT_EQ(late[0].second.judge, "llm");
+  EXPECT_EQ(late[0].second.level, Level::kHigh);
+  EXPECT_EQ(late[0].second.cascade->outcome, CascadeRecord::Outcome::kLlm);
+  EXPECT_EQ(late[0].second.cascade->cheap_level, Level::kLow);
+  EXPECT_EQ(cascade.stats().kept_for_error.load(), 1u);
+  EXPECT_EQ(cascade.stats().late_replaced.load(), 1u);
+}
+
+TEST(Cascade, BudgetKeepsCheapWhenTheLlmCannotFinishInTime) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}, {1, 0.2}};
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.target_seconds = 10;  // an engine far slower than the budget
+  Cascade cascade(&cheap, &llm, o);
+  JudgeOutput out = cascade.JudgeBundle(Task(2, 1s));
+  EXPECT_EQ(llm.calls(), 0u);
+  for (auto& r : out) {
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  }
+  EXPECT_EQ(cascade.stats().kept_for_time.load(), 2u);
+}
+
+TEST(Cascade, BudgetEscalatesTheLeastConfidentFirst) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.5}, {1, 0.1}, {2, 0.3}, {3, 0.7}};
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.8;  // two targets fit in 2 s, not three
+  Cascade cascade(&cheap, &llm, o);
+  cascade.JudgeBundle(Task(4, 2s));
+  ASSERT_EQ(llm.calls(), 1u);
+  EXPECT_EQ(llm.asked[0], (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(cascade.stats().kept_for_time.load(), 2u);
+}
+
+TEST(Cascade, FailedLlmKeepsTheCheapAnswer) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.fail = true;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 2s));
+  ASSERT_TRUE(out[0].ok());
+  EXPECT_EQ(out[0]->judge, "cheap");
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+}
+
+TEST(Cascade, LlmNotReadyIsNeverAsked) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.ready = false;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 2s));
+  EXPECT_EQ(llm.calls(), 0u);
+  EXPECT_TRUE(cascade.Ready());
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+}
+
+TEST(Cascade, ObservedCallsMoveTheEstimate) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.delay = 200ms;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.001;
+  o.ewma_alpha = 1.0;  // the last observation only
+  Cascade cascade(&cheap, &llm, o);
+  cascade.JudgeBundle(Task(1, 5s));
+  EXPECT_GE(cascade.target_seconds(), 0.15);
+}
+
+}  // namespace
+}  // namespace nunchi::judges

@@ -1,0 +1,158 @@
+// The cascade end to end: `nunchi serve` with a remote model (a fake
+// OpenAI-compatible server in this process) routes by confidence, keeps the
+// cheap answer when the model is late and stores the late answer for later
+// cycles, and `nunchi export-labels` turns the model's verdicts into
+// training lines.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "blackbox/cycle.h"
+#include "engines/remote/fake_openai_server.h"
+#include "ops/child_process.h"
+
+namespace nunchi::testing {
+namespace {
+
+using nlohmann::json;
+using remote::testing::CompletionBody;
+using remote::testing::FakeOpenAiServer;
+
+// Answers every id on the "Judge:" line RELEVANT/HIGH/INCIDENT after `delay_ms`.
+struct Model {
+  std::atomic<int> items{0};
+  std::atomic<int> delay_ms{0};
+  FakeOpenAiServer server{[this](const httplib::Request& req, httplib::Response& res) {
+    json body = json::parse(req.body);
+    std::string user = body["messages"].back()["content"];
+    json out = json::object();
+    size_t at = user.find("Judge: ");
+    for (size_t i = user.find('#', at); at != std::string::npos && i != std::string::npos;
+         i = user.find('#', i + 1)) {
+      size_t end = user.find_first_not_of("0123456789", i + 1);
+      out[user.substr(i, end - i)] = {{"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"},
+                                      {"t", "모델 판단"}};
+      ++items;
+    }
+    for (int waited = 0; waited < delay_ms && !server.stopping(); waited += 20)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    res.set_content(CompletionBody(out.dump()), "application/json");
+  }};
+};
+
+std::vector<std::string> Serve(const Model& m, const std::string& threshold) {
+  return {"--base-url", m.server.base_url(), "--remote-model", "fake", "--remote-stream",
+          "false", "--keep-texts", "--escalation-threshold", threshold};
+}
+
+// The sum of every series of one metric family on /metrics.
+double FamilySum(httplib::Client& c, const std::string& family) {
+  auto r = c.Get("/metrics");
+  if (!r) return -1;
+  double sum = 0;
+  std::istringstream in(r->body);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(family + "{", 0) == 0 || line.rfind(family + " ", 0) == 0)
+      sum += std::stod(line.substr(line.rfind(' ') + 1));
+  return sum;
+}
+
+int RunExport(const std::string& data_dir, const std::string& out) {
+  ChildProcess p;
+  std::string error;
+  EXPECT_TRUE(p.Spawn({NUNCHI_BINARY, "export-labels", "--data-dir", data_dir, "--out", out},
+                      SpawnOptions(out + ".log"), &error))
+      << error;
+  int code = -1;
+  for (int i = 0; i < 500 && !p.Exited(&code); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return code;
+}
+
+TEST(Cascade, UnsureSignalsGoToTheModelAndItsVerdictsExportAsTrainingLines) {
+  Model model;
+  std::string dir = TempDir("cascade-export");
+  {
+    ServerProcess server(dir, Serve(model, "1.01"));  // every signal is unsure
+    auto c = server.Client();
+    Backend backend;
+    backend.AddSpot("s1", "강남역 11번 출구");
+    std::string p = backend.Post("s1", "u1", "출구 앞 사람 좀 있네요", 2);
+    backend.Comment("s1", p, "u2", "ㅋㅋ", 1);
+    auto r = PostAnalysis(c, backend.Request());
+    ASSERT_TRUE(r) << server.log();
+    ASSERT_EQ(r->status, 200) << r->body;
+    json resp = json::parse(r->body);
+    EXPECT_EQ(SpotOf(resp, "s1")["analysis_status"], "OK");
+    EXPECT_EQ(SpotOf(resp, "s1")["congestion_level"], "HIGH");  // the model's answers count
+    EXPECT_EQ(model.items.load(), 2);
+    EXPECT_EQ(FamilySum(c, "nunchi_cascade_llm_in_time_total"), 2);
+    EXPECT_EQ(FamilySum(c, "nunchi_cascade_escalated_total"), 2);
+    ASSERT_EQ(server.Stop(), 0);
+  }
+  std::string out = dir + "/labels.jsonl";
+  ASSERT_EQ(RunExport(dir, out), 0);
+  std::ifstream in(out);
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 2u);
+  for (const json& l : lines) {
+    EXPECT_EQ(l["post"]["label"]["level"], "HIGH");
+    EXPECT_EQ(l["source"]["judge"], "remote:openai");
+    EXPECT_FALSE(l["source"]["cheap_judge"].get<std::string>().empty());
+  }
+  EXPECT_EQ(lines[0]["post"]["text"], "출구 앞 사람 좀 있네요");
+}
+
+TEST(Cascade, ConfidentSignalsNeverReachTheModel) {
+  Model model;
+  ServerProcess server(TempDir("cascade-none"), Serve(model, "0"));
+  auto c = server.Client();
+  Backend backend;
+  backend.AddSpot("s1", "강남역 11번 출구");
+  backend.Post("s1", "u1", "출구 앞 한산해요 줄 없어요", 2);
+  auto r = PostAnalysis(c, backend.Request());
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(model.items.load(), 0);
+  EXPECT_EQ(model.server.requests(), 0);
+}
+
+TEST(Cascade, LateModelLeavesTheSpotOkOnTimeAndItsAnswerCountsNextCycle) {
+  Model model;
+  model.delay_ms = 4500;  // past the answer, not past the budget (3 s - margins, 1.5 s a target)
+  std::vector<std::string> args = Serve(model, "1.01");
+  args.insert(args.end(), {"--deadline-ms", "3000"});
+  ServerProcess server(TempDir("cascade-late"), args);
+  auto c = server.Client();
+  Backend backend;
+  backend.AddSpot("s1", "강남역 11번 출구");
+  backend.Post("s1", "u1", "출구 앞 한산해요 줄 없어요", 2);
+  auto r = PostAnalysis(c, backend.Request());
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  json first = json::parse(r->body);
+  EXPECT_EQ(SpotOf(first, "s1")["analysis_status"], "OK");  // the cheap judgment stands
+  EXPECT_NE(SpotOf(first, "s1")["congestion_level"], "HIGH");
+  backend.Acknowledge(first);
+  // The model's late answer replaces the stored one; re-aggregation shows it.
+  json next;
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    backend.Advance(0);
+    auto r2 = PostAnalysis(c, backend.Request());
+    ASSERT_TRUE(r2);
+    ASSERT_EQ(r2->status, 200) << r2->body;
+    next = json::parse(r2->body);
+    if (SpotOf(next, "s1")["congestion_level"] == "HIGH") break;
+  }
+  EXPECT_EQ(SpotOf(next, "s1")["congestion_level"], "HIGH") << server.log();
+  EXPECT_GE(Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"),
+            1);
+}
+
+}  // namespace
+}  // namespace nunchi::testing
