@@ -188,6 +188,7 @@ void HttpServer::Routes() {
       }
       return true;
     });
+    if (!read && !over && res.status == 413) over = "size";  // Content-Length over the limit
     if (over || !read) {
       EdgeServer::CloseAfterThisRequest();
       if (!over) {
