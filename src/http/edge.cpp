@@ -307,6 +307,14 @@ class EdgeServer::Impl {
     std::string raw = RawProblem(status, code, detail, retry_after);
     (void)!::send(fd, raw.data(), raw.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     ::shutdown(fd, SHUT_WR);
+    // Take what already arrived, so that the close sends a FIN after the
+    // answer rather than a reset that could discard it.
+    char sink[16384];
+    for (size_t taken = 0; taken < (1u << 20);) {
+      ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+      if (n <= 0) break;
+      taken += static_cast<size_t>(n);
+    }
     ::close(fd);
   }
   void CloseOpen(int fd) {
@@ -555,6 +563,11 @@ EdgeServer::~EdgeServer() {
 }
 
 void EdgeServer::Shutdown() { impl_->Shutdown(); }
+
+void EdgeServer::RaiseBacklog(int backlog) {
+  const socket_t sock = svr_sock_.load();
+  if (sock != INVALID_SOCKET) ::listen(sock, backlog);
+}
 
 void EdgeServer::CloseAfterThisRequest() { t_close_after = true; }
 

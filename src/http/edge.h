@@ -59,6 +59,11 @@ class EdgeServer : public httplib::Server {
   // plus what a handler already running takes to return).
   void Shutdown();
 
+  // cpp-httplib 0.11.4 listens with a backlog of 5 (a compile-time constant
+  // of the Debian library): 50 clients connecting at once see SYNs dropped
+  // and a 1 s retransmit. Call after bind: listens again with this backlog.
+  void RaiseBacklog(int backlog);
+
   // The thread serving a request may ask that its connection be closed after
   // the answer (a body left unread, a refused request).
   static void CloseAfterThisRequest();

@@ -278,6 +278,7 @@ Result<int> HttpServer::Bind() {
   if (port < 0)
     return Status(ErrorCode::kUnavailable,
                   "cannot listen on " + options_.host + ":" + std::to_string(options_.port));
+  server_->RaiseBacklog(1024);
   return port;
 }
 
