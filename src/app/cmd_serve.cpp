@@ -42,6 +42,8 @@ struct ServeOptions {
   int keep_alive_timeout_ms = 5'000;
   int drain_ms = 5'000;
   size_t max_judge_queue = 8192;
+  size_t max_concurrent_decodes = 4;
+  size_t max_decoded_mib = 512;
   std::string inject_store_faults;  // tests: a control file for FaultInjectingStore
 };
 
@@ -134,6 +136,8 @@ int RunServe(const ServeOptions& o) {
 #ifdef NUNCHI_HAVE_EXTRACT
   ExtractLimits el;
   el.max_bytes = o.extract_max_bytes;
+  el.max_concurrent_decodes = o.max_concurrent_decodes;
+  el.max_decoded_bytes = o.max_decoded_mib << 20;
   RegisterExtractRoutes(server.raw(), el, chooser.get());
 #endif
   auto port = server.Bind();
@@ -228,6 +232,12 @@ void AddServeCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--drain-ms", o->drain_ms,
                   "At SIGTERM, time given to requests being served before their sockets close")
+      ->capture_default_str();
+  cmd->add_option("--max-concurrent-decodes", o->max_concurrent_decodes,
+                  "Images decoded at once at most (more: 503 EXTRACTION_BUSY)")
+      ->capture_default_str();
+  cmd->add_option("--max-decoded-mib", o->max_decoded_mib,
+                  "Decoded pixels (4 bytes each) all images being decoded may hold together")
       ->capture_default_str();
   cmd->add_option("--inject-store-faults", o->inject_store_faults,
                   "For tests: a control file; while it holds 'disk_full' or 'io_error' the store "

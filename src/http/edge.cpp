@@ -469,7 +469,7 @@ class EdgeServer::Impl {
                   "header_section");
     // Framing: one Content-Length, never with Transfer-Encoding.
     std::string content_length;
-    bool has_cl = false, has_te = false;
+    bool has_cl = false, has_te = false, encoded = false;
     for (size_t i = 1; i < lines.size(); ++i) {
       auto l = lines[i];
       size_t colon = l.find(':');
@@ -483,6 +483,8 @@ class EdgeServer::Impl {
         content_length = std::string(value);
       } else if (name == "transfer-encoding") {
         has_te = true;
+      } else if (name == "content-encoding") {
+        encoded = encoded || Lower(value) != "identity";
       }
     }
     if (has_cl && has_te)
@@ -496,6 +498,17 @@ class EdgeServer::Impl {
           (request_line.size() == prefix.size() || request_line[prefix.size()] == ' ' ||
            request_line[prefix.size()] == '?'))
         health = true;
+    }
+    if (encoded) {
+      // "POST /path HTTP/1.1": the path between the first two spaces, before any '?'.
+      size_t sp = request_line.find(' ');
+      std::string_view target = sp == std::string_view::npos ? std::string_view()
+                                                              : request_line.substr(sp + 1);
+      target = target.substr(0, std::min(target.find(' '), target.find('?')));
+      if (std::find(o_.decoding_paths.begin(), o_.decoding_paths.end(), target) ==
+          o_.decoding_paths.end())
+        return drop(415, "UNSUPPORTED_MEDIA_TYPE",
+                    "a Content-Encoding is accepted on the analyses route only", "encoding");
     }
     ::epoll_ctl(epfd_, EPOLL_CTL_DEL, fd, nullptr);
     Conn conn = std::move(c);

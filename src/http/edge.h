@@ -29,6 +29,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ops/metrics.h"
 
@@ -48,6 +49,10 @@ struct EdgeOptions {
   size_t workers = 32;                 // threads serving requests
   size_t max_queued = 64;              // complete requests waiting for a worker
   size_t health_workers = 2;           // threads for /livez /readyz /health /metrics
+  // Only these paths take a Content-Encoding (their handlers count the body
+  // as it is decoded); elsewhere an encoded body is refused with 415, since
+  // httplib would inflate it whole into memory.
+  std::vector<std::string> decoding_paths = {"/v1/congestion-analyses"};
 };
 
 class EdgeServer : public httplib::Server {
