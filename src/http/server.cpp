@@ -150,7 +150,7 @@ void HttpServer::Routes() {
                      nlohmann::json(what).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace).c_str());
         SendProblem(res, MakeProblem(500, "INTERNAL", "unexpected error"), req.path);
       });
-  server_->set_logger([&latency, this](const httplib::Request& req, const httplib::Response& res) {
+  server_->set_logger([&latency](const httplib::Request& req, const httplib::Response& res) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_request_start).count();
     latency.Observe({{"route", RouteLabel(req.path)}, {"status", std::to_string(res.status)}},

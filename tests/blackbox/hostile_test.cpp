@@ -195,6 +195,17 @@ TEST(Hostile, ASlowConnectionDoesNotStopSigterm) {
 
 TEST(Hostile, HeaderSectionAndLineLimitsAre431) {
   ServerProcess server(TempDir("hdr"), {"--max-header-bytes", "16384"});
+  {
+    // A 36 MiB header section (was accepted whole): cut at the limit.
+    int big = Connect(server.port());
+    SendAll(big, "GET /livez HTTP/1.1\r\n");
+    std::string line = "X-Big: " + std::string(1000, 'b') + "\r\n";
+    size_t sent = 0;
+    while (sent < (36u << 20) && SendAll(big, line)) sent += line.size();
+    std::printf("[ figure ] header flood: %zu bytes sent before the server closed\n", sent);
+    EXPECT_LT(sent, 36u << 20) << "the server stops reading a header section at its limit";
+    ::close(big);
+  }
   int fd = Connect(server.port());
   std::string req = "GET /readyz HTTP/1.1\r\nHost: x\r\n";
   for (int i = 0; i < 400; ++i) req += "X-H" + std::to_string(i) + ": " + std::string(100, 'v') + "\r\n";
@@ -238,6 +249,7 @@ TEST(Hostile, FramingAttacksAre400) {
 
 TEST(Hostile, ChunkedAndCompressedBodiesAreCountedDecoded) {
   ServerProcess server(TempDir("body"), {"--max-body-bytes", "100000"});
+  const long rss_before = server.StatusKiB("VmRSS");
   // A chunked body past the limit: refused while reading, not read whole.
   int fd = Connect(server.port());
   SendAll(fd, "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -262,6 +274,9 @@ TEST(Hostile, ChunkedAndCompressedBodiesAreCountedDecoded) {
   EXPECT_EQ(r->status, 415) << r->body;
   auto plain = server.Client();
   EXPECT_EQ(plain.Get("/livez")->status, 200);
+  std::printf("[ figure ] 1 MiB chunked + 20 MB gzip bomb + 20 MB gzip on an image route: server "
+              "RSS %ld -> %ld KiB, peak %ld KiB\n",
+              rss_before, server.StatusKiB("VmRSS"), server.StatusKiB("VmHWM"));
 }
 
 TEST(Hostile, RequestIdsAreSanitizedBeforeEchoAndLog) {
