@@ -209,7 +209,8 @@ std::string Lower(std::string_view s) {
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -291,7 +292,7 @@ class EdgeServer::Impl {
  private:
   struct Conn {
     std::string buf;
-    TimePoint idle_deadline;                  // for the first byte
+    TimePoint idle_deadline;                       // for the first byte
     TimePoint header_deadline = TimePoint::max();  // once a byte came
     size_t served = 0;
   };
@@ -502,8 +503,8 @@ class EdgeServer::Impl {
     if (encoded) {
       // "POST /path HTTP/1.1": the path between the first two spaces, before any '?'.
       size_t sp = request_line.find(' ');
-      std::string_view target = sp == std::string_view::npos ? std::string_view()
-                                                              : request_line.substr(sp + 1);
+      std::string_view target =
+          sp == std::string_view::npos ? std::string_view() : request_line.substr(sp + 1);
       target = target.substr(0, std::min(target.find(' '), target.find('?')));
       if (std::find(o_.decoding_paths.begin(), o_.decoding_paths.end(), target) ==
           o_.decoding_paths.end())

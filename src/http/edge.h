@@ -43,12 +43,12 @@ struct EdgeOptions {
   std::chrono::milliseconds drain{5'000};  // at shutdown, for requests being served
   size_t keep_alive_max = 100;             // requests per connection
   size_t max_connections = 1024;
-  size_t max_header_bytes = 32 << 10;  // the whole header section
-  size_t max_header_line = 8 << 10;    // one request or header line
+  size_t max_header_bytes = 32 << 10;    // the whole header section
+  size_t max_header_line = 8 << 10;      // one request or header line
   size_t max_raw_body_bytes = 24 << 20;  // bytes read for one body, framing included
-  size_t workers = 32;                 // threads serving requests
-  size_t max_queued = 64;              // complete requests waiting for a worker
-  size_t health_workers = 2;           // threads for /livez /readyz /health /metrics
+  size_t workers = 32;                   // threads serving requests
+  size_t max_queued = 64;                // complete requests waiting for a worker
+  size_t health_workers = 2;             // threads for /livez /readyz /health /metrics
   // Only these paths take a Content-Encoding (their handlers count the body
   // as it is decoded); elsewhere an encoded body is refused with 415, since
   // httplib would inflate it whole into memory.

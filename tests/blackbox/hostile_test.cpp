@@ -5,12 +5,11 @@
 // request ids, an open server, a full disk answered 200. Latency figures are
 // printed, never asserted.
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
@@ -123,8 +122,7 @@ TEST(Hostile, SlowHeadersAreCutAndLivezAnswersDuringAFlood) {
       auto c = server.Client();
       Backend b(0, "f" + std::to_string(i) + "-");
       while (!stop) {
-        auto r = i % 2 ? PostAnalysis(c, OneCycle(b, "s" + std::to_string(i)))
-                       : c.Get("/metrics");
+        auto r = i % 2 ? PostAnalysis(c, OneCycle(b, "s" + std::to_string(i))) : c.Get("/metrics");
         if (r && r->status == 200) {
           ++flood_ok;
           if (i % 2) b.Acknowledge(nlohmann::json::parse(r->body));
@@ -186,8 +184,9 @@ TEST(Hostile, ASlowConnectionDoesNotStopSigterm) {
   const auto t0 = SteadyClock::now();
   const int status = server.Stop();
   const double secs = std::chrono::duration<double>(SteadyClock::now() - t0).count();
-  std::printf("[ figure ] SIGTERM with a slow header and a slow body connection: exit %d in %.2f s\n",
-              status, secs);
+  std::printf(
+      "[ figure ] SIGTERM with a slow header and a slow body connection: exit %d in %.2f s\n",
+      status, secs);
   EXPECT_EQ(status, 0) << "exited by itself, not killed";
   ::close(fd);
   ::close(body);
@@ -208,7 +207,8 @@ TEST(Hostile, HeaderSectionAndLineLimitsAre431) {
   }
   int fd = Connect(server.port());
   std::string req = "GET /readyz HTTP/1.1\r\nHost: x\r\n";
-  for (int i = 0; i < 400; ++i) req += "X-H" + std::to_string(i) + ": " + std::string(100, 'v') + "\r\n";
+  for (int i = 0; i < 400; ++i)
+    req += "X-H" + std::to_string(i) + ": " + std::string(100, 'v') + "\r\n";
   SendAll(fd, req);  // 40 KB and no end: refused before the end
   std::string raw = ReadAll(fd, 3s);
   EXPECT_EQ(StatusOf(raw), 431) << raw.substr(0, 200);
@@ -226,22 +226,26 @@ TEST(Hostile, FramingAttacksAre400) {
   ServerProcess server(TempDir("frame"));
   const std::string body = "{}";
   int fd = Connect(server.port());
-  SendAll(fd, "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              "Content-Length: 2\r\nContent-Length: 40\r\n\r\n" + body);
+  SendAll(fd,
+          "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Content-Length: 2\r\nContent-Length: 40\r\n\r\n" +
+              body);
   std::string raw = ReadAll(fd, 3s);
   EXPECT_EQ(StatusOf(raw), 400) << raw.substr(0, 300);
   EXPECT_NE(raw.find("BAD_FRAMING"), std::string::npos);
   ::close(fd);
   fd = Connect(server.port());
-  SendAll(fd, "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+  SendAll(fd,
+          "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
   raw = ReadAll(fd, 3s);
   EXPECT_EQ(StatusOf(raw), 400) << raw.substr(0, 300);
   ::close(fd);
   // The same value twice is one Content-Length (RFC 9112 6.3).
   fd = Connect(server.port());
-  SendAll(fd, "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              "Content-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+  SendAll(fd,
+          "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Content-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
   raw = ReadAll(fd, 3s);
   EXPECT_EQ(StatusOf(raw), 422) << raw.substr(0, 300);
   ::close(fd);
@@ -252,8 +256,9 @@ TEST(Hostile, ChunkedAndCompressedBodiesAreCountedDecoded) {
   const long rss_before = server.StatusKiB("VmRSS");
   // A chunked body past the limit: refused while reading, not read whole.
   int fd = Connect(server.port());
-  SendAll(fd, "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              "Transfer-Encoding: chunked\r\n\r\n");
+  SendAll(fd,
+          "POST /v1/congestion-analyses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Transfer-Encoding: chunked\r\n\r\n");
   std::string chunk = std::string(16384, ' ');
   char size[32];
   std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
@@ -274,15 +279,18 @@ TEST(Hostile, ChunkedAndCompressedBodiesAreCountedDecoded) {
   EXPECT_EQ(r->status, 415) << r->body;
   auto plain = server.Client();
   EXPECT_EQ(plain.Get("/livez")->status, 200);
-  std::printf("[ figure ] 1 MiB chunked + 20 MB gzip bomb + 20 MB gzip on an image route: server "
-              "RSS %ld -> %ld KiB, peak %ld KiB\n",
-              rss_before, server.StatusKiB("VmRSS"), server.StatusKiB("VmHWM"));
+  std::printf(
+      "[ figure ] 1 MiB chunked + 20 MB gzip bomb + 20 MB gzip on an image route: server "
+      "RSS %ld -> %ld KiB, peak %ld KiB\n",
+      rss_before, server.StatusKiB("VmRSS"), server.StatusKiB("VmHWM"));
 }
 
 TEST(Hostile, RequestIdsAreSanitizedBeforeEchoAndLog) {
   ServerProcess server(TempDir("rid"));
   int fd = Connect(server.port());
-  SendAll(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad\xff\xfeid\r\nConnection: close\r\n\r\n");
+  SendAll(fd,
+          "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad\xff\xfeid\r\nConnection: "
+          "close\r\n\r\n");
   std::string raw = ReadAll(fd, 3s);
   ::close(fd);
   EXPECT_EQ(StatusOf(raw), 200) << raw.substr(0, 300);
