@@ -1,7 +1,7 @@
 // `nunchi serve`: opens the store, builds the judge chain, serves HTTP until
 // SIGINT/SIGTERM, then drains the judgments in flight.
-#include <csignal>
 #include <cctype>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -55,7 +55,8 @@ Result<std::string> ReadAuthKey(const std::string& path) {
   std::getline(in, key);
   while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
   while (!key.empty() && std::isspace(static_cast<unsigned char>(key.front()))) key.erase(0, 1);
-  if (key.empty()) return Status(ErrorCode::kInvalidArgument, "--auth-key-file " + path + " is empty");
+  if (key.empty())
+    return Status(ErrorCode::kInvalidArgument, "--auth-key-file " + path + " is empty");
   return key;
 }
 
@@ -79,8 +80,8 @@ int RunServe(const ServeOptions& o) {
     return 1;
   }
   if (!o.inject_store_faults.empty())
-    store.value() = std::make_unique<FaultInjectingStore>(std::move(store.value()),
-                                                          o.inject_store_faults);
+    store.value() =
+        std::make_unique<FaultInjectingStore>(std::move(store.value()), o.inject_store_faults);
   auto log = DecisionLog::Open(
       o.decision_log.empty() ? (std::filesystem::path(o.data_dir) / "decisions.jsonl").string()
                              : o.decision_log == "off" ? "" : o.decision_log,

@@ -103,23 +103,31 @@ class PathTracker {
  public:
   bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
     switch (event) {
-      case json::parse_event_t::object_start: frames_.push_back({false, 0, {}}); break;
-      case json::parse_event_t::array_start: frames_.push_back({true, 0, {}}); break;
+      case json::parse_event_t::object_start:
+        frames_.push_back({false, 0, {}});
+        break;
+      case json::parse_event_t::array_start:
+        frames_.push_back({true, 0, {}});
+        break;
       case json::parse_event_t::key:
-        if (!frames_.empty()) frames_.back().key = parsed.is_string() ? parsed.get<std::string>() : "";
+        if (!frames_.empty())
+          frames_.back().key = parsed.is_string() ? parsed.get<std::string>() : "";
         break;
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         if (!frames_.empty()) frames_.pop_back();
         Advance();
         break;
-      case json::parse_event_t::value: Advance(); break;
+      case json::parse_event_t::value:
+        Advance();
+        break;
     }
     return true;
   }
   std::string Pointer() const {
     std::string p;
-    for (const Frame& f : frames_) p += "/" + (f.array ? std::to_string(f.index) : PointerToken(f.key));
+    for (const Frame& f : frames_)
+      p += "/" + (f.array ? std::to_string(f.index) : PointerToken(f.key));
     return p;
   }
 
@@ -148,8 +156,9 @@ BodyParse ParseJsonBody(std::string_view text, json* out) {
   }
   PathTracker tracker;
   try {
-    *out = json::parse(text.begin(), text.end(),
-                       [&tracker](int d, json::parse_event_t e, json& v) { return tracker(d, e, v); });
+    *out = json::parse(text.begin(), text.end(), [&tracker](int d, json::parse_event_t e, json& v) {
+      return tracker(d, e, v);
+    });
   } catch (const json::parse_error& e) {
     r.kind = BodyParse::kMalformed;
     r.detail = e.what();

@@ -4,12 +4,11 @@
 // nlohmann::json. Pure functions; safe from any thread.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "domain/contract.h"
 #include "service/validate.h"

@@ -102,7 +102,8 @@ TEST(Problem, BodyCarriesCodeTypeAndErrors) {
 
 TEST(ContractJson, NumberOutOfRangeIsA422WithItsPointer) {
   json out;
-  auto r = ParseJsonBody(R"({"analyzed_at": "x", "spots": [{"spot_id": "a"}, {"n": 1e400}]})", &out);
+  auto r =
+      ParseJsonBody(R"({"analyzed_at": "x", "spots": [{"spot_id": "a"}, {"n": 1e400}]})", &out);
   EXPECT_EQ(r.kind, BodyParse::kOutOfRange);
   EXPECT_EQ(r.pointer, "/spots/1/n");
   EXPECT_EQ(r.detail.find("json.exception"), std::string::npos) << "no library text";
@@ -119,7 +120,8 @@ TEST(ContractJson, NumberOutOfRangeIsA422WithItsPointer) {
 
 TEST(ContractJson, BytesAfterTheValueAreMalformed) {
   json out;
-  EXPECT_EQ(ParseJsonBody(std::string("{\"a\": 1}\0garbage", 16), &out).kind, BodyParse::kMalformed);
+  EXPECT_EQ(ParseJsonBody(std::string("{\"a\": 1}\0garbage", 16), &out).kind,
+            BodyParse::kMalformed);
   EXPECT_EQ(ParseJsonBody("{\"a\": 1} garbage", &out).kind, BodyParse::kMalformed);
   EXPECT_EQ(ParseJsonBody("{\"a\": 1}{}", &out).kind, BodyParse::kMalformed);
   EXPECT_EQ(ParseJsonBody("{\"a\": 1}  \n", &out).kind, BodyParse::kOk);

@@ -101,7 +101,8 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
   size_t need = 0;
   ex::Expected<ex::ImageHeader> header = ex::InspectImage(bytes);
   if (auto* h = std::get_if<ex::ImageHeader>(&header))
-    need = static_cast<size_t>(std::max(h->width, 0)) * static_cast<size_t>(std::max(h->height, 0)) * 4;
+    need = static_cast<size_t>(std::max(h->width, 0)) *
+           static_cast<size_t>(std::max(h->height, 0)) * 4;
   if (!admission.TryAcquire(need)) {
     res.set_header("Retry-After", "1");
     SendProblem(res, {503, "EXTRACTION_BUSY", "Extraction busy"},
@@ -156,7 +157,8 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
   server.Post("/v1/extractions/taxi-fare",
               [extractor, limits, admission](const httplib::Request& req, httplib::Response& res) {
                 Handle<ex::TaxiFareResult>(
-                    req, res, limits, *admission, [&](const std::string& b) { return extractor->TaxiFare(b); },
+                    req, res, limits, *admission,
+                    [&](const std::string& b) { return extractor->TaxiFare(b); },
                     [](const ex::TaxiFareResult& r) {
                       json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
                       PutField(out, "amount", r.amount);
@@ -165,23 +167,23 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
                       return out;
                     });
               });
-  server.Post("/v1/extractions/receipt",
-              [extractor, limits, admission](const httplib::Request& req, httplib::Response& res) {
-                Handle<ex::ReceiptResult>(
-                    req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
-                    [](const ex::ReceiptResult& r) {
-                      json out = {{"kind", "receipt"}, {"currency", "KRW"}};
-                      PutField(out, "amount", r.amount);
-                      PutField(out, "paid_at", r.paid_at);
-                      PutField(out, "merchant", r.merchant);
-                      PutField(out, "issuer", r.issuer);
-                      PutField(out, "approval_number", r.approval_number);
-                      out["checks"] = {{"vat_consistent", r.vat_consistent}};
-                      out["ocr_text"] = r.ocr_text;
-                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
-                      return out;
-                    });
-              });
+  server.Post("/v1/extractions/receipt", [extractor, limits, admission](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+    Handle<ex::ReceiptResult>(
+        req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
+        [](const ex::ReceiptResult& r) {
+          json out = {{"kind", "receipt"}, {"currency", "KRW"}};
+          PutField(out, "amount", r.amount);
+          PutField(out, "paid_at", r.paid_at);
+          PutField(out, "merchant", r.merchant);
+          PutField(out, "issuer", r.issuer);
+          PutField(out, "approval_number", r.approval_number);
+          out["checks"] = {{"vat_consistent", r.vat_consistent}};
+          out["ocr_text"] = r.ocr_text;
+          out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+          return out;
+        });
+  });
 }
 
 }  // namespace nunchi

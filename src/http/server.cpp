@@ -2,10 +2,10 @@
 
 #include <httplib.h>
 
-#include <atomic>
-#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string_view>
 
@@ -97,31 +97,33 @@ void HttpServer::Routes() {
                                      LatencyBuckets());
   auto& auth_failures = metrics_.Counter("nunchi_http_unauthorized_total",
                                          "Requests refused for a missing or wrong Bearer token.");
-  server_->set_pre_routing_handler([this, &auth_failures](const httplib::Request& req,
-                                                          httplib::Response& res) {
-    t_request_start = std::chrono::steady_clock::now();
-    std::string id = req.get_header_value("X-Request-Id");
-    if (!AcceptableRequestId(id)) id = NewRequestId();
-    res.set_header("X-Request-Id", id);
-    if (!options_.auth_key.empty() && req.path != "/livez" &&
-        !(options_.metrics_open && req.path == "/metrics")) {
-      // The token is compared and dropped, never logged.
-      const std::string header = req.get_header_value("Authorization");
-      constexpr std::string_view kBearer = "Bearer ";
-      const bool bearer = header.size() > kBearer.size() &&
-                          std::equal(kBearer.begin(), kBearer.end(), header.begin(),
-                                     [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-      if (!bearer || !SameSecret(std::string_view(header).substr(kBearer.size()), options_.auth_key)) {
-        auth_failures.Add({});
-        res.set_header("WWW-Authenticate", "Bearer");
-        SendProblem(res, MakeProblem(401, "UNAUTHORIZED", "send Authorization: Bearer <key>"),
-                    req.path);
-        EdgeServer::CloseAfterThisRequest();  // the body, if any, is left unread
-        return httplib::Server::HandlerResponse::Handled;
-      }
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+  server_->set_pre_routing_handler(
+      [this, &auth_failures](const httplib::Request& req, httplib::Response& res) {
+        t_request_start = std::chrono::steady_clock::now();
+        std::string id = req.get_header_value("X-Request-Id");
+        if (!AcceptableRequestId(id)) id = NewRequestId();
+        res.set_header("X-Request-Id", id);
+        if (!options_.auth_key.empty() && req.path != "/livez" &&
+            !(options_.metrics_open && req.path == "/metrics")) {
+          // The token is compared and dropped, never logged.
+          const std::string header = req.get_header_value("Authorization");
+          constexpr std::string_view kBearer = "Bearer ";
+          const bool bearer =
+              header.size() > kBearer.size() &&
+              std::equal(kBearer.begin(), kBearer.end(), header.begin(),
+                         [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+          if (!bearer ||
+              !SameSecret(std::string_view(header).substr(kBearer.size()), options_.auth_key)) {
+            auth_failures.Add({});
+            res.set_header("WWW-Authenticate", "Bearer");
+            SendProblem(res, MakeProblem(401, "UNAUTHORIZED", "send Authorization: Bearer <key>"),
+                        req.path);
+            EdgeServer::CloseAfterThisRequest();  // the body, if any, is left unread
+            return httplib::Server::HandlerResponse::Handled;
+          }
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+      });
   // Every error status without a body (404, 405, 413 from the library) gets a problem body.
   server_->set_error_handler(httplib::Server::HandlerWithResponse(
       [](const httplib::Request& req, httplib::Response& res) {
@@ -146,8 +148,12 @@ void HttpServer::Routes() {
         }
         // The library's text stays in the log; the client gets a stable detail.
         std::fprintf(stderr, "{\"event\":\"handler_exception\",\"path\":%s,\"what\":%s}\n",
-                     nlohmann::json(req.path).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace).c_str(),
-                     nlohmann::json(what).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace).c_str());
+                     nlohmann::json(req.path)
+                         .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)
+                         .c_str(),
+                     nlohmann::json(what)
+                         .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)
+                         .c_str());
         SendProblem(res, MakeProblem(500, "INTERNAL", "unexpected error"), req.path);
       });
   server_->set_logger([&latency](const httplib::Request& req, const httplib::Response& res) {

@@ -97,8 +97,8 @@ std::vector<FieldError> ValidateRequest(const AnalysisRequest& req, const Reques
       const Bundle& bundle = spot.bundles[b];
       std::string bp = sp + "/bundles/" + std::to_string(b);
       if (!bad_id(bp + "/post_id", bundle.post_id) && bundle.post_id != bundle.post.signal_id)
-        add(bp + "/post_id", "post_id " + QuoteId(bundle.post_id) + " differs from post.signal_id " +
-                                 QuoteId(bundle.post.signal_id));
+        add(bp + "/post_id", "post_id " + QuoteId(bundle.post_id) +
+                                 " differs from post.signal_id " + QuoteId(bundle.post.signal_id));
       for (size_t i = 0; i < bundle.size(); ++i) {
         const Signal& sig = bundle.at(i);
         std::string p = i == 0 ? bp + "/post" : bp + "/comments/" + std::to_string(i - 1);

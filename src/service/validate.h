@@ -22,7 +22,7 @@ struct RequestLimits {
   size_t max_signals = 5000;      // signals in all bundles of one request
   size_t max_new_signals = 2000;  // entries of new_signals
   size_t max_spots = 1000;
-  size_t max_id_bytes = 128;      // every identifier (spot, post, signal, author, epoch)
+  size_t max_id_bytes = 128;  // every identifier (spot, post, signal, author, epoch)
 };
 
 // Why an identifier is refused, or empty when it is acceptable: longer than

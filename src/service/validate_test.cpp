@@ -98,9 +98,9 @@ TEST(Validate, IdentifierOverTheByteLimitIsRefusedWithItsPointer) {
 }
 
 TEST(Validate, IdentifierMustBePrintableUtf8) {
-  for (std::string bad : {std::string("s\x01"), std::string("s\x7f"), std::string("s\xc2\x85"),
-                          std::string("s\xff"), std::string("s\xc0\xaf"), std::string("s\xed\xa0\x80"),
-                          std::string("s\xe2\x82")}) {
+  for (std::string bad :
+       {std::string("s\x01"), std::string("s\x7f"), std::string("s\xc2\x85"), std::string("s\xff"),
+        std::string("s\xc0\xaf"), std::string("s\xed\xa0\x80"), std::string("s\xe2\x82")}) {
     auto r = Base();
     r.spots[0].info.spot_id = bad;
     EXPECT_TRUE(Has(ValidateRequest(r, {}), "/spots/0/spot_id")) << bad;
