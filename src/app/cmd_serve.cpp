@@ -2,6 +2,7 @@
 // SIGINT/SIGTERM, then drains the judgments in flight.
 #include <cctype>
 #include <csignal>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -60,6 +61,22 @@ Result<std::string> ReadAuthKey(const std::string& path) {
   return key;
 }
 
+bool IsCorruptStore(const Status& s) {
+  const std::string& m = s.message();
+  return m.find("corrupt") != std::string::npos || m.find("not a database") != std::string::npos ||
+         m.find("malformed") != std::string::npos;
+}
+
+std::string QuoteJson(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c < 0x20) continue;
+    out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
 int RunServe(const ServeOptions& o) {
   // Block the stop signals before any thread starts, so that every thread
   // inherits the mask and only the waiter below receives them.
@@ -74,7 +91,20 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "nunchi: cannot create data dir " << o.data_dir << ": " << ec.message() << "\n";
     return 1;
   }
-  auto store = OpenSqliteStore((std::filesystem::path(o.data_dir) / "judgments.db").string());
+  const std::string db_path = (std::filesystem::path(o.data_dir) / "judgments.db").string();
+  auto store = OpenSqliteStore(db_path);
+  if (!store.ok() && IsCorruptStore(store.status())) {
+    // Never answer from a damaged store: move it aside and start a new epoch,
+    // so that the backend's next cycle gets STATE_RESET and resends all.
+    const std::string aside = db_path + ".corrupt-" + std::to_string(std::time(nullptr));
+    std::error_code mv;
+    for (const char* ext : {"", "-wal", "-shm"})
+      if (std::filesystem::exists(db_path + ext))
+        std::filesystem::rename(db_path + ext, aside + ext, mv);
+    std::cerr << "{\"event\":\"store_corrupt\",\"error\":" << QuoteJson(store.status().message())
+              << ",\"moved_to\":" << QuoteJson(aside) << "}" << std::endl;
+    store = OpenSqliteStore(db_path);
+  }
   if (!store.ok()) {
     std::cerr << "nunchi: " << store.status().ToString() << "\n";
     return 1;

@@ -64,6 +64,11 @@ class SqliteStore final : public JudgmentStore {
     sqlite3_busy_timeout(db_.get(), 5000);
     if (Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); !s.ok()) return s;
     if (Status s = Exec(kSchema); !s.ok()) return s;
+    // A damaged file is refused here rather than answered from (kIo with
+    // "corrupt" in the message; serve moves it aside and starts a new epoch).
+    if (Stmt check = Prepare("PRAGMA quick_check"); !check || sqlite3_step(check.get()) != SQLITE_ROW ||
+        std::string(reinterpret_cast<const char*>(sqlite3_column_text(check.get(), 0))) != "ok")
+      return Status(ErrorCode::kIo, "sqlite corrupt store " + path + ": quick_check failed");
     // A second, read-only connection for RowCount (/metrics), so that a count
     // never waits on the mutex every fsync'd write holds (WAL: readers do
     // not block the writer).

@@ -395,5 +395,38 @@ TEST(Hostile, AFullDiskIs503NotReadyAndRecoversByItself) {
   EXPECT_EQ(r->status, 200) << r->body;
 }
 
+TEST(Hostile, ACorruptStoreFileIsANewEpochAndStateReset) {
+  const std::string dir = TempDir("corrupt");
+  Backend b;
+  std::string epoch;
+  {
+    ServerProcess server(dir);
+    auto c = server.Client();
+    auto r = PostAnalysis(c, OneCycle(b, "s1"));
+    ASSERT_EQ(r->status, 200) << r->body;
+    auto body = nlohmann::json::parse(r->body);
+    epoch = body["state_epoch"];
+    b.Acknowledge(body);
+    ASSERT_EQ(server.Stop(), 0);
+  }
+  {
+    // Garbage over the start of the file: the SQLite header and first page.
+    std::fstream f(dir + "/judgments.db", std::ios::in | std::ios::out | std::ios::binary);
+    const std::string junk(8192, '\x5a');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  ServerProcess server(dir);
+  EXPECT_NE(server.log().find("\"event\":\"store_corrupt\""), std::string::npos) << server.log();
+  auto c = server.Client();
+  auto ready = c.Get("/readyz");
+  ASSERT_EQ(ready->status, 200);
+  EXPECT_NE(nlohmann::json::parse(ready->body)["state_epoch"], epoch) << "a new epoch";
+  b.Comment("s1", "p1", "u6", "진짜요");  // a new comment on the post of the first cycle
+  auto r = PostAnalysis(c, b.Request());
+  EXPECT_EQ(r->status, 409) << "an incremental cycle on the new epoch is STATE_RESET: " << r->body;
+  r = PostAnalysis(c, b.Request(/*resend_all=*/true));
+  EXPECT_EQ(r->status, 200) << "a full resend recovers: " << r->body;
+}
+
 }  // namespace
 }  // namespace nunchi::testing
