@@ -19,7 +19,7 @@ class FakeJudge : public Judge {
   JudgeOutput JudgeBundle(const JudgeTask& task) override {
     calls.fetch_add(1);
     targets.fetch_add(task.targets.size());
-    if (delay.count() > 0) std::this_thread::sleep_for(delay);
+    if (const auto d = delay.load(); d.count() > 0) std::this_thread::sleep_for(d);
     JudgeOutput out;
     for (size_t i : task.targets) {
       const std::string& text = task.bundle.at(i).text;
@@ -40,7 +40,7 @@ class FakeJudge : public Judge {
   }
   std::atomic<int> calls{0};
   std::atomic<size_t> targets{0};
-  std::chrono::milliseconds delay{0};
+  std::atomic<std::chrono::milliseconds> delay{std::chrono::milliseconds(0)};  // set by the test thread
 };
 
 constexpr TimeMs kT0 = 1'800'000'000'000;
