@@ -13,9 +13,10 @@ if ! command -v clang++ >/dev/null 2>&1; then
 fi
 build=${NUNCHI_FUZZ_BUILD:-$root/build-fuzz}
 if [ ! -f "$build/CMakeCache.txt" ]; then
+  mkdir -p "$build"
   CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DNUNCHI_FUZZ=ON \
     -DNUNCHI_WITH_LLAMA=OFF -DNUNCHI_WITH_EXTRACT=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 fi
 cmake --build "$build" -j "${JOBS:-2}" --target fuzz_request fuzz_model_output
 if [ "$mode" = --short ]; then
