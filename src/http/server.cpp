@@ -82,6 +82,8 @@ HttpServer::HttpServer(AnalysisService& service, MetricsRegistry& metrics, HttpO
       started_(std::chrono::steady_clock::now()) {
   EdgeOptions edge = options_.edge;
   edge.workers = options_.threads;
+  // The raw cap (framing included) stays above the body limit however it is set.
+  edge.max_raw_body_bytes = std::max(edge.max_raw_body_bytes, 2 * options_.max_body_bytes + (64 << 10));
   server_ = std::make_unique<EdgeServer>(edge, metrics_);
   server_->set_payload_max_length(options_.max_body_bytes);
   server_->set_keep_alive_max_count(edge.keep_alive_max);
