@@ -151,6 +151,7 @@ int RunServe(const ServeOptions& o) {
 #endif
   HttpOptions http = o.http;
   http.deadline = std::chrono::milliseconds(o.deadline_ms);
+  http.max_upload_bytes = o.extract_max_bytes;  // image uploads (analyses keep max_body_bytes)
   http.edge.header_timeout = std::chrono::milliseconds(o.header_timeout_ms);
   http.edge.body_timeout = std::chrono::milliseconds(o.body_timeout_ms);
   http.edge.keep_alive_timeout = std::chrono::milliseconds(o.keep_alive_timeout_ms);

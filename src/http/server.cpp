@@ -83,9 +83,12 @@ HttpServer::HttpServer(AnalysisService& service, MetricsRegistry& metrics, HttpO
   EdgeOptions edge = options_.edge;
   edge.workers = options_.threads;
   // The raw cap (framing included) stays above the body limit however it is set.
-  edge.max_raw_body_bytes = std::max(edge.max_raw_body_bytes, 2 * options_.max_body_bytes + (64 << 10));
+  edge.max_raw_body_bytes =
+      std::max(edge.max_raw_body_bytes,
+               2 * std::max(options_.max_upload_bytes, options_.max_body_bytes) + (64 << 10));
   server_ = std::make_unique<EdgeServer>(edge, metrics_);
-  server_->set_payload_max_length(options_.max_body_bytes);
+  const size_t upload = std::max(options_.max_upload_bytes, options_.max_body_bytes);
+  server_->set_payload_max_length(upload);
   server_->set_keep_alive_max_count(edge.keep_alive_max);
   server_->set_keep_alive_timeout(std::max<time_t>(1, edge.keep_alive_timeout.count() / 1000));
   Routes();

@@ -27,7 +27,9 @@ namespace nunchi {
 struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                      // 0 picks a free port
-  size_t max_body_bytes = 4 << 20;      // larger bodies get 413
+  size_t max_body_bytes = 4 << 20;      // larger analysis bodies get 413
+  // Any route's body (the image uploads); 0: max_body_bytes.
+  size_t max_upload_bytes = 0;
   std::chrono::milliseconds deadline{45'000};  // answer within this of receipt
   size_t threads = 32;                  // HTTP worker threads
   EdgeOptions edge;                     // timeouts and bounds of the edge (threads: above)
