@@ -1,7 +1,10 @@
 // `nunchi serve`: opens the store, builds the judge chain, serves HTTP until
 // SIGINT/SIGTERM, then drains the judgments in flight.
+#include <cctype>
 #include <csignal>
+#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -10,6 +13,7 @@
 #include "http/server.h"
 #include "ops/decision_log.h"
 #include "service/analysis_service.h"
+#include "store/fault_store.h"
 #include "store/judgment_store.h"
 #ifdef NUNCHI_HAVE_EXTRACT
 #include "http/extract_routes.h"
@@ -34,7 +38,45 @@ struct ServeOptions {
   JudgeOptions judge;
   size_t extract_max_bytes = 10 << 20;
   int chooser_timeout_ms = 2000;  // the extraction chooser on the --model engine
+  std::string auth_key_file;      // inbound Bearer key (not the model server's)
+  int header_timeout_ms = 5'000;
+  int body_timeout_ms = 15'000;
+  int keep_alive_timeout_ms = 5'000;
+  int drain_ms = 5'000;
+  size_t max_judge_queue = 8192;
+  size_t max_concurrent_decodes = 4;
+  size_t max_decoded_mib = 512;
+  std::string inject_store_faults;  // tests: a control file for FaultInjectingStore
 };
+
+// The inbound key: the file's first line, trimmed; an empty key is an error.
+Result<std::string> ReadAuthKey(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status(ErrorCode::kIo, "cannot read --auth-key-file " + path);
+  std::string key;
+  std::getline(in, key);
+  while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
+  while (!key.empty() && std::isspace(static_cast<unsigned char>(key.front()))) key.erase(0, 1);
+  if (key.empty())
+    return Status(ErrorCode::kInvalidArgument, "--auth-key-file " + path + " is empty");
+  return key;
+}
+
+bool IsCorruptStore(const Status& s) {
+  const std::string& m = s.message();
+  return m.find("corrupt") != std::string::npos || m.find("not a database") != std::string::npos ||
+         m.find("malformed") != std::string::npos;
+}
+
+std::string QuoteJson(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c < 0x20) continue;
+    out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
 
 int RunServe(const ServeOptions& o) {
   // Block the stop signals before any thread starts, so that every thread
@@ -50,11 +92,27 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "nunchi: cannot create data dir " << o.data_dir << ": " << ec.message() << "\n";
     return 1;
   }
-  auto store = OpenSqliteStore((std::filesystem::path(o.data_dir) / "judgments.db").string());
+  const std::string db_path = (std::filesystem::path(o.data_dir) / "judgments.db").string();
+  auto store = OpenSqliteStore(db_path);
+  if (!store.ok() && IsCorruptStore(store.status())) {
+    // Never answer from a damaged store: move it aside and start a new epoch,
+    // so that the backend's next cycle gets STATE_RESET and resends all.
+    const std::string aside = db_path + ".corrupt-" + std::to_string(std::time(nullptr));
+    std::error_code mv;
+    for (const char* ext : {"", "-wal", "-shm"})
+      if (std::filesystem::exists(db_path + ext))
+        std::filesystem::rename(db_path + ext, aside + ext, mv);
+    std::cerr << "{\"event\":\"store_corrupt\",\"error\":" << QuoteJson(store.status().message())
+              << ",\"moved_to\":" << QuoteJson(aside) << "}" << std::endl;
+    store = OpenSqliteStore(db_path);
+  }
   if (!store.ok()) {
     std::cerr << "nunchi: " << store.status().ToString() << "\n";
     return 1;
   }
+  if (!o.inject_store_faults.empty())
+    store.value() =
+        std::make_unique<FaultInjectingStore>(std::move(store.value()), o.inject_store_faults);
   auto log = DecisionLog::Open(
       o.decision_log.empty() ? (std::filesystem::path(o.data_dir) / "decisions.jsonl").string()
                              : o.decision_log == "off" ? "" : o.decision_log,
@@ -79,6 +137,7 @@ int RunServe(const ServeOptions& o) {
   so.retention_ms = static_cast<TimeMs>(o.retention_hours * 3600'000);
   so.limits = o.limits;
   so.keep_texts = o.keep_texts;
+  so.max_judge_queue = o.max_judge_queue;
   AnalysisService service(**store, (*chain)->judge(), metrics, log->get(), so);
 #ifdef NUNCHI_HAVE_EXTRACT
   // The extraction rules' LLM chooser shares the judge chain's engine (one
@@ -97,10 +156,25 @@ int RunServe(const ServeOptions& o) {
 #endif
   HttpOptions http = o.http;
   http.deadline = std::chrono::milliseconds(o.deadline_ms);
+  http.max_upload_bytes = o.extract_max_bytes;  // image uploads (analyses keep max_body_bytes)
+  http.edge.header_timeout = std::chrono::milliseconds(o.header_timeout_ms);
+  http.edge.body_timeout = std::chrono::milliseconds(o.body_timeout_ms);
+  http.edge.keep_alive_timeout = std::chrono::milliseconds(o.keep_alive_timeout_ms);
+  http.edge.drain = std::chrono::milliseconds(o.drain_ms);
+  if (!o.auth_key_file.empty()) {
+    auto key = ReadAuthKey(o.auth_key_file);
+    if (!key.ok()) {
+      std::cerr << "nunchi: " << key.status().ToString() << "\n";
+      return 1;
+    }
+    http.auth_key = *key;
+  }
   HttpServer server(service, metrics, http);
 #ifdef NUNCHI_HAVE_EXTRACT
   ExtractLimits el;
   el.max_bytes = o.extract_max_bytes;
+  el.max_concurrent_decodes = o.max_concurrent_decodes;
+  el.max_decoded_bytes = o.max_decoded_mib << 20;
   RegisterExtractRoutes(server.raw(), el, chooser.get());
 #endif
   auto port = server.Bind();
@@ -164,6 +238,50 @@ void AddServeCommand(CLI::App& app) {
   cmd->add_option("--chooser-timeout-ms", o->chooser_timeout_ms,
                   "With --model: longest one LLM choice among OCR candidates may take")
       ->capture_default_str();
+  cmd->add_option("--auth-key-file", o->auth_key_file,
+                  "Inbound authentication: a file whose first line is the key; every route but "
+                  "/livez then needs 'Authorization: Bearer KEY' (env twin NUNCHI_AUTH_KEY_FILE; "
+                  "--api-key-* are the model server's)");
+  cmd->add_flag("--metrics-open", o->http.metrics_open,
+                "With --auth-key-file: serve /metrics without a token");
+  cmd->add_option("--max-id-bytes", o->limits.max_id_bytes, "Longest identifier accepted, in bytes")
+      ->capture_default_str();
+  cmd->add_option("--header-timeout-ms", o->header_timeout_ms,
+                  "A request's whole header section must arrive within this (else 408, closed)")
+      ->capture_default_str();
+  cmd->add_option("--body-timeout-ms", o->body_timeout_ms,
+                  "A request's whole body must arrive within this (else the connection is cut)")
+      ->capture_default_str();
+  cmd->add_option("--keep-alive-timeout-ms", o->keep_alive_timeout_ms,
+                  "Idle keep-alive connections are closed after this")
+      ->capture_default_str();
+  cmd->add_option("--max-connections", o->http.edge.max_connections,
+                  "Open client connections at most (more: 503)")
+      ->capture_default_str();
+  cmd->add_option("--max-header-bytes", o->http.edge.max_header_bytes,
+                  "Largest header section (else 431)")
+      ->capture_default_str();
+  cmd->add_option("--max-queued-requests", o->http.edge.max_queued,
+                  "Complete requests waiting for an HTTP thread at most (more: 503)")
+      ->capture_default_str();
+  cmd->add_option("--max-decompression-ratio", o->http.max_decompression_ratio,
+                  "A compressed body may decode to at most this many times its size")
+      ->capture_default_str();
+  cmd->add_option("--max-judge-queue", o->max_judge_queue,
+                  "Bundles waiting for a judge thread at most (more: 503 OVERLOADED)")
+      ->capture_default_str();
+  cmd->add_option("--drain-ms", o->drain_ms,
+                  "At SIGTERM, time given to requests being served before their sockets close")
+      ->capture_default_str();
+  cmd->add_option("--max-concurrent-decodes", o->max_concurrent_decodes,
+                  "Images decoded at once at most (more: 503 EXTRACTION_BUSY)")
+      ->capture_default_str();
+  cmd->add_option("--max-decoded-mib", o->max_decoded_mib,
+                  "Decoded pixels (4 bytes each) all images being decoded may hold together")
+      ->capture_default_str();
+  cmd->add_option("--inject-store-faults", o->inject_store_faults,
+                  "For tests: a control file; while it holds 'disk_full' or 'io_error' the store "
+                  "fails that way");
   AddJudgeFlags(cmd, &o->judge);
   cmd->callback([o] { throw CLI::RuntimeError(RunServe(*o)); });
 }

@@ -93,5 +93,19 @@ TEST_F(ExtractRoutesTest, MalformedUploadsGetProblems) {
   ExpectProblem(c.Post("/v1/extractions/receipt", wrong), 400, "MISSING_IMAGE");
 }
 
+TEST(DecodeAdmission, BoundsConcurrencyAndDecodedBytes) {
+  DecodeAdmission a(2, 300);
+  EXPECT_TRUE(a.TryAcquire(500)) << "one image alone is always admitted";
+  EXPECT_FALSE(a.TryAcquire(1)) << "over the byte budget";
+  a.Release(500);
+  EXPECT_TRUE(a.TryAcquire(100));
+  EXPECT_TRUE(a.TryAcquire(100));
+  EXPECT_FALSE(a.TryAcquire(0)) << "over the concurrency bound";
+  a.Release(100);
+  EXPECT_TRUE(a.TryAcquire(200));
+  EXPECT_EQ(a.in_use_bytes(), 300u);
+  EXPECT_FALSE(a.TryAcquire(1));
+}
+
 }  // namespace
 }  // namespace nunchi

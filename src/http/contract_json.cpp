@@ -83,7 +83,96 @@ class Reader {
   std::vector<FieldError>* errors_;
 };
 
+std::string PointerToken(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Follows the parser's position as a JSON pointer, so that an error on a
+// value (which gets no event of its own) can name where it is.
+class PathTracker {
+ public:
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        frames_.push_back({false, 0, {}});
+        break;
+      case json::parse_event_t::array_start:
+        frames_.push_back({true, 0, {}});
+        break;
+      case json::parse_event_t::key:
+        if (!frames_.empty())
+          frames_.back().key = parsed.is_string() ? parsed.get<std::string>() : "";
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames_.empty()) frames_.pop_back();
+        Advance();
+        break;
+      case json::parse_event_t::value:
+        Advance();
+        break;
+    }
+    return true;
+  }
+  std::string Pointer() const {
+    std::string p;
+    for (const Frame& f : frames_)
+      p += "/" + (f.array ? std::to_string(f.index) : PointerToken(f.key));
+    return p;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t index;
+    std::string key;
+  };
+  void Advance() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
+
+BodyParse ParseJsonBody(std::string_view text, json* out) {
+  BodyParse r;
+  // nlohmann's lexer reads a NUL byte as the end of input, which would accept
+  // `{...}\0garbage`; a raw NUL is never valid JSON, so refuse it here.
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    r.kind = BodyParse::kMalformed;
+    r.detail = "a NUL byte at offset " + std::to_string(nul) + " (bytes after the JSON value?)";
+    return r;
+  }
+  PathTracker tracker;
+  try {
+    *out = json::parse(text.begin(), text.end(), [&tracker](int d, json::parse_event_t e, json& v) {
+      return tracker(d, e, v);
+    });
+  } catch (const json::parse_error& e) {
+    r.kind = BodyParse::kMalformed;
+    r.detail = e.what();
+  } catch (const json::out_of_range& e) {
+    // 406: a number the parser cannot hold (1e400, a 10,000-digit integer).
+    r.kind = BodyParse::kOutOfRange;
+    r.pointer = tracker.Pointer();
+    r.detail = "a number outside the range of a double";
+  } catch (const json::exception& e) {
+    r.kind = BodyParse::kMalformed;
+    r.detail = "the body is not valid JSON";
+  }
+  return r;
+}
 
 std::optional<AnalysisRequest> ParseAnalysisRequest(const json& body,
                                                     std::vector<FieldError>* errors) {

@@ -100,5 +100,33 @@ TEST(Problem, BodyCarriesCodeTypeAndErrors) {
   EXPECT_EQ(ProblemFromStatus(Status(ErrorCode::kStateReset, "x")).code, "STATE_RESET");
 }
 
+TEST(ContractJson, NumberOutOfRangeIsA422WithItsPointer) {
+  json out;
+  auto r =
+      ParseJsonBody(R"({"analyzed_at": "x", "spots": [{"spot_id": "a"}, {"n": 1e400}]})", &out);
+  EXPECT_EQ(r.kind, BodyParse::kOutOfRange);
+  EXPECT_EQ(r.pointer, "/spots/1/n");
+  EXPECT_EQ(r.detail.find("json.exception"), std::string::npos) << "no library text";
+  std::string big = "{\"a/b\": [0, [1, 2], {\"k\": " + std::string(10000, '9') + "}]}";
+  r = ParseJsonBody(big, &out);
+  EXPECT_EQ(r.kind, BodyParse::kOutOfRange);
+  EXPECT_EQ(r.pointer, "/a~1b/2/k");
+  r = ParseJsonBody("[-1e400]", &out);
+  EXPECT_EQ(r.kind, BodyParse::kOutOfRange);
+  EXPECT_EQ(r.pointer, "/0");
+  EXPECT_EQ(ParseJsonBody("{\"a\": 1.5e300, \"b\": [18446744073709551615]}", &out).kind,
+            BodyParse::kOk);
+}
+
+TEST(ContractJson, BytesAfterTheValueAreMalformed) {
+  json out;
+  EXPECT_EQ(ParseJsonBody(std::string("{\"a\": 1}\0garbage", 16), &out).kind,
+            BodyParse::kMalformed);
+  EXPECT_EQ(ParseJsonBody("{\"a\": 1} garbage", &out).kind, BodyParse::kMalformed);
+  EXPECT_EQ(ParseJsonBody("{\"a\": 1}{}", &out).kind, BodyParse::kMalformed);
+  EXPECT_EQ(ParseJsonBody("{\"a\": 1}  \n", &out).kind, BodyParse::kOk);
+  EXPECT_EQ(ParseJsonBody("\"\xff\"", &out).kind, BodyParse::kMalformed) << "not UTF-8";
+}
+
 }  // namespace
 }  // namespace nunchi

@@ -1,11 +1,13 @@
 #include "http/extract_routes.h"
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "extract/extractor.h"
+#include "extract/image_input.h"
 
 namespace nunchi {
 namespace {
@@ -92,9 +94,26 @@ bool ImageBytes(const httplib::Request& req, httplib::Response& res, const Extra
 
 template <typename R, typename Run, typename Render>
 void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLimits& limits,
-            Run run, Render render) {
+            DecodeAdmission& admission, Run run, Render render) {
   std::string bytes;
   if (!ImageBytes(req, res, limits, &bytes)) return;
+  // The pixel size is known from the header, before any decoding.
+  size_t need = 0;
+  ex::Expected<ex::ImageHeader> header = ex::InspectImage(bytes);
+  if (auto* h = std::get_if<ex::ImageHeader>(&header))
+    need = static_cast<size_t>(std::max(h->width, 0)) *
+           static_cast<size_t>(std::max(h->height, 0)) * 4;
+  if (!admission.TryAcquire(need)) {
+    res.set_header("Retry-After", "1");
+    SendProblem(res, {503, "EXTRACTION_BUSY", "Extraction busy"},
+                "images being decoded hold the decode budget; retry");
+    return;
+  }
+  struct Releaser {
+    DecodeAdmission& a;
+    size_t n;
+    ~Releaser() { a.Release(n); }
+  } releaser{admission, need};
   ex::Expected<R> result = run(bytes);
   if (auto* e = std::get_if<ex::ExtractError>(&result)) {
     SendProblem(res, ProblemFor(e->code), e->message);
@@ -106,6 +125,25 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
 
 }  // namespace
 
+bool DecodeAdmission::TryAcquire(size_t bytes) {
+  std::lock_guard lock(mu_);
+  if (running_ > 0 && (running_ >= max_concurrent_ || bytes_ + bytes > max_bytes_)) return false;
+  ++running_;
+  bytes_ += bytes;
+  return true;
+}
+
+void DecodeAdmission::Release(size_t bytes) {
+  std::lock_guard lock(mu_);
+  --running_;
+  bytes_ -= bytes;
+}
+
+size_t DecodeAdmission::in_use_bytes() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
+}
+
 void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
                            ex::CandidateChooser* chooser) {
   ex::ExtractorOptions options;
@@ -113,11 +151,14 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
   options.limits.max_bytes = limits.max_bytes;
   options.limits.max_pixels = limits.max_pixels;
   auto extractor = std::make_shared<ex::Extractor>(options);
+  auto admission =
+      std::make_shared<DecodeAdmission>(limits.max_concurrent_decodes, limits.max_decoded_bytes);
 
   server.Post("/v1/extractions/taxi-fare",
-              [extractor, limits](const httplib::Request& req, httplib::Response& res) {
+              [extractor, limits, admission](const httplib::Request& req, httplib::Response& res) {
                 Handle<ex::TaxiFareResult>(
-                    req, res, limits, [&](const std::string& b) { return extractor->TaxiFare(b); },
+                    req, res, limits, *admission,
+                    [&](const std::string& b) { return extractor->TaxiFare(b); },
                     [](const ex::TaxiFareResult& r) {
                       json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
                       PutField(out, "amount", r.amount);
@@ -126,23 +167,23 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
                       return out;
                     });
               });
-  server.Post("/v1/extractions/receipt",
-              [extractor, limits](const httplib::Request& req, httplib::Response& res) {
-                Handle<ex::ReceiptResult>(
-                    req, res, limits, [&](const std::string& b) { return extractor->Receipt(b); },
-                    [](const ex::ReceiptResult& r) {
-                      json out = {{"kind", "receipt"}, {"currency", "KRW"}};
-                      PutField(out, "amount", r.amount);
-                      PutField(out, "paid_at", r.paid_at);
-                      PutField(out, "merchant", r.merchant);
-                      PutField(out, "issuer", r.issuer);
-                      PutField(out, "approval_number", r.approval_number);
-                      out["checks"] = {{"vat_consistent", r.vat_consistent}};
-                      out["ocr_text"] = r.ocr_text;
-                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
-                      return out;
-                    });
-              });
+  server.Post("/v1/extractions/receipt", [extractor, limits, admission](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+    Handle<ex::ReceiptResult>(
+        req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
+        [](const ex::ReceiptResult& r) {
+          json out = {{"kind", "receipt"}, {"currency", "KRW"}};
+          PutField(out, "amount", r.amount);
+          PutField(out, "paid_at", r.paid_at);
+          PutField(out, "merchant", r.merchant);
+          PutField(out, "issuer", r.issuer);
+          PutField(out, "approval_number", r.approval_number);
+          out["checks"] = {{"vat_consistent", r.vat_consistent}};
+          out["ocr_text"] = r.ocr_text;
+          out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+          return out;
+        });
+  });
 }
 
 }  // namespace nunchi

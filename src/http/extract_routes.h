@@ -17,6 +17,7 @@
 #include <httplib.h>
 
 #include <cstddef>
+#include <mutex>
 
 namespace nunchi {
 
@@ -27,6 +28,27 @@ class CandidateChooser;
 struct ExtractLimits {
   size_t max_bytes = 10 << 20;  // upload size cap
   int max_pixels = 40'000'000;  // width x height cap, checked before decoding
+  // Admission: images decoded at once, and the decoded pixels (4 bytes each)
+  // they may hold together; over either, 503 EXTRACTION_BUSY with
+  // Retry-After. One image alone is always admitted (max_pixels bounds it).
+  size_t max_concurrent_decodes = 4;
+  size_t max_decoded_bytes = 512u << 20;
+};
+
+// The admission bound above. Thread-safe.
+class DecodeAdmission {
+ public:
+  DecodeAdmission(size_t max_concurrent, size_t max_bytes)
+      : max_concurrent_(max_concurrent), max_bytes_(max_bytes) {}
+  // True and reserved, or false when over a bound; Release what was acquired.
+  bool TryAcquire(size_t bytes);
+  void Release(size_t bytes);
+  size_t in_use_bytes() const;
+
+ private:
+  const size_t max_concurrent_, max_bytes_;
+  mutable std::mutex mu_;
+  size_t running_ = 0, bytes_ = 0;
 };
 
 void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,

@@ -12,9 +12,15 @@ const char* TitleFor(int status) {
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 409: return "Conflict";
+    case 401:
+      return "Unauthorized";
+    case 408:
+      return "Request Timeout";
     case 413: return "Content Too Large";
     case 415: return "Unsupported Media Type";
     case 422: return "Unprocessable Content";
+    case 431:
+      return "Request Header Fields Too Large";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
     default: return status >= 500 ? "Internal Server Error" : "Error";
@@ -34,7 +40,8 @@ Problem ProblemFromStatus(const Status& s) {
     case ErrorCode::kDeadlineExceeded: return MakeProblem(504, "DEADLINE_EXCEEDED", s.message());
     case ErrorCode::kUnavailable: return MakeProblem(503, "UNAVAILABLE", s.message());
     case ErrorCode::kNotFound: return MakeProblem(404, "NOT_FOUND", s.message());
-    case ErrorCode::kIo: return MakeProblem(500, "STORAGE_ERROR", s.message());
+    case ErrorCode::kIo:
+      return MakeProblem(503, "STORAGE_UNAVAILABLE", s.message());
     default: return MakeProblem(500, "INTERNAL", s.message());
   }
 }

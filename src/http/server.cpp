@@ -2,9 +2,12 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <string_view>
 
 #include "http/contract_json.h"
 #include "http/problem.h"
@@ -30,6 +33,7 @@ std::string NewRequestId() {
 
 void SendProblem(httplib::Response& res, const Problem& p, const std::string& instance) {
   res.status = p.status;
+  if (p.status == 503) res.set_header("Retry-After", "1");
   res.set_content(ProblemBody(p, instance), kProblemContentType);
 }
 
@@ -38,6 +42,28 @@ std::string RouteLabel(const std::string& path) {
                         "/v1/extractions/taxi-fare", "/v1/extractions/receipt"})
     if (path == r) return r;
   return "other";
+}
+
+// An X-Request-Id is echoed in a response header and written to the decision
+// log, so only a bounded run of visible ASCII is taken; anything else is
+// replaced by a fresh id.
+bool AcceptableRequestId(const std::string& id) {
+  if (id.empty() || id.size() > 128) return false;
+  for (char c : id)
+    if (c < 0x21 || c > 0x7e) return false;
+  return true;
+}
+
+// Constant-time comparison of a presented token with the key.
+bool SameSecret(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  const size_t n = std::max(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff |= static_cast<unsigned char>(x ^ y);
+  }
+  return diff == 0;
 }
 
 bool IsJson(const std::string& content_type) {
@@ -53,11 +79,18 @@ HttpServer::HttpServer(AnalysisService& service, MetricsRegistry& metrics, HttpO
     : service_(service),
       metrics_(metrics),
       options_(options),
-      server_(std::make_unique<httplib::Server>()),
       started_(std::chrono::steady_clock::now()) {
-  const size_t threads = options_.threads;
-  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server_->set_payload_max_length(options_.max_body_bytes);
+  EdgeOptions edge = options_.edge;
+  edge.workers = options_.threads;
+  // The raw cap (framing included) stays above the body limit however it is set.
+  edge.max_raw_body_bytes =
+      std::max(edge.max_raw_body_bytes,
+               2 * std::max(options_.max_upload_bytes, options_.max_body_bytes) + (64 << 10));
+  server_ = std::make_unique<EdgeServer>(edge, metrics_);
+  const size_t upload = std::max(options_.max_upload_bytes, options_.max_body_bytes);
+  server_->set_payload_max_length(upload);
+  server_->set_keep_alive_max_count(edge.keep_alive_max);
+  server_->set_keep_alive_timeout(std::max<time_t>(1, edge.keep_alive_timeout.count() / 1000));
   Routes();
 }
 
@@ -67,17 +100,40 @@ void HttpServer::Routes() {
   auto& latency = metrics_.Histogram("nunchi_http_request_duration_seconds",
                                      "HTTP request latency by route and status.",
                                      LatencyBuckets());
-  server_->set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    t_request_start = std::chrono::steady_clock::now();
-    std::string id = req.get_header_value("X-Request-Id");
-    if (id.empty() || id.size() > 128) id = NewRequestId();
-    res.set_header("X-Request-Id", id);
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+  auto& auth_failures = metrics_.Counter("nunchi_http_unauthorized_total",
+                                         "Requests refused for a missing or wrong Bearer token.");
+  server_->set_pre_routing_handler(
+      [this, &auth_failures](const httplib::Request& req, httplib::Response& res) {
+        t_request_start = std::chrono::steady_clock::now();
+        std::string id = req.get_header_value("X-Request-Id");
+        if (!AcceptableRequestId(id)) id = NewRequestId();
+        res.set_header("X-Request-Id", id);
+        if (!options_.auth_key.empty() && req.path != "/livez" &&
+            !(options_.metrics_open && req.path == "/metrics")) {
+          // The token is compared and dropped, never logged.
+          const std::string header = req.get_header_value("Authorization");
+          constexpr std::string_view kBearer = "Bearer ";
+          const bool bearer =
+              header.size() > kBearer.size() &&
+              std::equal(kBearer.begin(), kBearer.end(), header.begin(),
+                         [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+          if (!bearer ||
+              !SameSecret(std::string_view(header).substr(kBearer.size()), options_.auth_key)) {
+            auth_failures.Add({});
+            res.set_header("WWW-Authenticate", "Bearer");
+            SendProblem(res, MakeProblem(401, "UNAUTHORIZED", "send Authorization: Bearer <key>"),
+                        req.path);
+            EdgeServer::CloseAfterThisRequest();  // the body, if any, is left unread
+            return httplib::Server::HandlerResponse::Handled;
+          }
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+      });
   // Every error status without a body (404, 405, 413 from the library) gets a problem body.
   server_->set_error_handler(httplib::Server::HandlerWithResponse(
       [](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    if (res.status == 413 || res.status == 400) EdgeServer::CloseAfterThisRequest();
     Problem p = res.status == 413
                     ? MakeProblem(413, "PAYLOAD_TOO_LARGE", "the request body is over the limit")
                 : res.status == 404 ? MakeProblem(404, "NOT_FOUND", "no such route: " + req.path)
@@ -95,18 +151,75 @@ void HttpServer::Routes() {
           what = e.what();
         } catch (...) {
         }
-        SendProblem(res, MakeProblem(500, "INTERNAL", what), req.path);
+        // The library's text stays in the log; the client gets a stable detail.
+        std::fprintf(stderr, "{\"event\":\"handler_exception\",\"path\":%s,\"what\":%s}\n",
+                     nlohmann::json(req.path)
+                         .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)
+                         .c_str(),
+                     nlohmann::json(what)
+                         .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)
+                         .c_str());
+        SendProblem(res, MakeProblem(500, "INTERNAL", "unexpected error"), req.path);
       });
-  server_->set_logger([&latency, this](const httplib::Request& req, const httplib::Response& res) {
+  server_->set_logger([&latency](const httplib::Request& req, const httplib::Response& res) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_request_start).count();
     latency.Observe({{"route", RouteLabel(req.path)}, {"status", std::to_string(res.status)}},
                     secs);
   });
 
-  server_->Post(kAnalysesPath, [this](const httplib::Request& req, httplib::Response& res) {
+  auto& body_refusals = metrics_.Counter("nunchi_http_body_refused_total",
+                                         "Analysis bodies refused while reading, by reason.");
+  server_->Post(kAnalysesPath, [this, &body_refusals](const httplib::Request& req,
+                                                      httplib::Response& res,
+                                                      const httplib::ContentReader& reader) {
     const Deadline deadline = Clock::now() + options_.deadline;
     const std::string request_id = res.get_header_value("X-Request-Id");
+    // The body is counted as it is decoded (chunked, gzip, br), so neither a
+    // chunked stream nor a compression bomb is held whole before the 413.
+    std::string text;
+    const size_t wire = req.has_header("Content-Length")
+                            ? static_cast<size_t>(std::strtoull(
+                                  req.get_header_value("Content-Length").c_str(), nullptr, 10))
+                            : 0;
+    const bool encoded = req.has_header("Content-Encoding") &&
+                         req.get_header_value("Content-Encoding") != "identity";
+    const char* over = nullptr;
+    const bool read = reader([&](const char* data, size_t len) {
+      if (text.size() + len > options_.max_body_bytes) {
+        over = "size";
+        return false;
+      }
+      text.append(data, len);
+      if (encoded && wire > 0 &&
+          double(text.size()) > options_.max_decompression_ratio * double(wire) &&
+          text.size() > 64 * 1024) {
+        over = "ratio";
+        return false;
+      }
+      return true;
+    });
+    if (!read && !over && res.status == 413) over = "size";  // Content-Length over the limit
+    if (over || !read) {
+      EdgeServer::CloseAfterThisRequest();
+      if (!over) {
+        body_refusals.Add({{"reason", "incomplete"}});
+        SendProblem(res, MakeProblem(400, "INCOMPLETE_BODY", "the body could not be read whole"),
+                    req.path);
+        return;
+      }
+      body_refusals.Add({{"reason", over ? over : "size"}});
+      SendProblem(res,
+                  MakeProblem(413, "PAYLOAD_TOO_LARGE",
+                              over && std::string(over) == "ratio"
+                                  ? "the body decodes to more than " +
+                                        std::to_string(int(options_.max_decompression_ratio)) +
+                                        " times its encoded size"
+                                  : "the request body is over the limit of " +
+                                        std::to_string(options_.max_body_bytes) + " bytes"),
+                  req.path);
+      return;
+    }
     if (!IsJson(req.get_header_value("Content-Type"))) {
       SendProblem(res,
                   MakeProblem(415, "UNSUPPORTED_MEDIA_TYPE",
@@ -115,16 +228,16 @@ void HttpServer::Routes() {
                   req.path);
       return;
     }
-    if (req.body.size() > options_.max_body_bytes) {
-      SendProblem(res, MakeProblem(413, "PAYLOAD_TOO_LARGE", "the request body is over the limit"),
-                  req.path);
+    nlohmann::json body;
+    BodyParse bp = ParseJsonBody(text, &body);
+    if (bp.kind == BodyParse::kMalformed) {
+      SendProblem(res, MakeProblem(400, "MALFORMED_JSON", bp.detail), req.path);
       return;
     }
-    nlohmann::json body;
-    try {
-      body = nlohmann::json::parse(req.body);
-    } catch (const nlohmann::json::parse_error& e) {
-      SendProblem(res, MakeProblem(400, "MALFORMED_JSON", e.what()), req.path);
+    if (bp.kind == BodyParse::kOutOfRange) {
+      Problem p = MakeProblem(422, "INVALID_REQUEST", "the request breaks the contract");
+      p.errors.push_back({bp.pointer, bp.detail});
+      SendProblem(res, p, req.path);
       return;
     }
     std::vector<FieldError> errors;
@@ -137,7 +250,9 @@ void HttpServer::Routes() {
     }
     auto result = service_.Analyze(*parsed, request_id, deadline, &errors);
     if (!result.ok()) {
-      Problem p = ProblemFromStatus(result.status());
+      Problem p = result.status().code() == ErrorCode::kUnavailable
+                      ? MakeProblem(503, "OVERLOADED", result.status().message())
+                      : ProblemFromStatus(result.status());
       p.errors = std::move(errors);
       SendProblem(res, p, req.path);
       return;
@@ -174,10 +289,14 @@ Result<int> HttpServer::Bind() {
   if (port < 0)
     return Status(ErrorCode::kUnavailable,
                   "cannot listen on " + options_.host + ":" + std::to_string(options_.port));
+  server_->RaiseBacklog(1024);
   return port;
 }
 
-void HttpServer::Listen() { server_->listen_after_bind(); }
+void HttpServer::Listen() {
+  server_->listen_after_bind();
+  server_->Shutdown();  // bounded drain of the requests being served
+}
 
 void HttpServer::Stop() {
   if (server_) server_->stop();

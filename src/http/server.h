@@ -3,8 +3,13 @@
 // /readyz, /health and /metrics straight from in-memory state, so they never
 // wait behind judging. Owns the cpp-httplib server and its thread pool.
 //
-// Threading: Listen() blocks the calling thread; Stop() may be called from any
-// thread (e.g. a signal handler's helper thread).
+// The edge (http/edge.h) bounds connections, header and body time and size,
+// and answers health and metrics on their own threads. Inbound Bearer
+// authentication when auth_key is set.
+//
+// Threading: Listen() blocks the calling thread and returns after Stop() and
+// a bounded drain; Stop() may be called from any thread (e.g. a signal
+// handler's helper thread).
 #pragma once
 
 #include <chrono>
@@ -13,21 +18,27 @@
 #include <string>
 
 #include "domain/status.h"
+#include "http/edge.h"
 #include "ops/metrics.h"
 #include "service/analysis_service.h"
-
-namespace httplib {
-class Server;
-}
 
 namespace nunchi {
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                      // 0 picks a free port
-  size_t max_body_bytes = 4 << 20;      // larger bodies get 413
+  size_t max_body_bytes = 4 << 20;      // larger analysis bodies get 413
+  // Any route's body (the image uploads); 0: max_body_bytes.
+  size_t max_upload_bytes = 0;
   std::chrono::milliseconds deadline{45'000};  // answer within this of receipt
   size_t threads = 32;                  // HTTP worker threads
+  EdgeOptions edge;                     // timeouts and bounds of the edge (threads: above)
+  // Compressed analysis bodies: refused when decoding grows them more than this.
+  double max_decompression_ratio = 100;
+  // Inbound authentication: when set, every route but /livez needs
+  // `Authorization: Bearer <auth_key>` (and /metrics too unless metrics_open).
+  std::string auth_key;
+  bool metrics_open = false;
 };
 
 class HttpServer {
@@ -49,7 +60,7 @@ class HttpServer {
   AnalysisService& service_;
   MetricsRegistry& metrics_;
   HttpOptions options_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<EdgeServer> server_;
   std::chrono::steady_clock::time_point started_;
 };
 

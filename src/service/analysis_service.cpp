@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <unordered_set>
 
 #include "domain/aggregation.h"
@@ -23,6 +24,36 @@ Judgment StaleJudgment() {
   j.model = "none";
   j.prompt_version = "none";
   return j;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// The row a storage probe writes: ids with a control character, which no
+// request can carry (validate.h), so it never meets a real signal.
+StoredJudgment ProbeRow(TimeMs now_ms) {
+  StoredJudgment row;
+  row.signal_id = "\x01storage-probe";
+  row.spot_id = "\x01storage-probe";
+  row.post_id = "\x01storage-probe";
+  row.author_id = "\x01storage-probe";
+  row.judgment = StaleJudgment();
+  row.judged_at = now_ms;
+  return row;
 }
 
 }  // namespace
@@ -87,6 +118,32 @@ AnalysisService::~AnalysisService() {
   late_->alive = false;
 }
 
+void AnalysisService::NoteStorage(const Status& s, const char* op, bool write) {
+  if (!s.ok()) {
+    if (s.code() != ErrorCode::kIo) return;
+    metrics_.Counter("nunchi_storage_errors_total", "Store calls that failed, by operation.")
+        .Add({{"op", op}});
+    if (storage_ok_.exchange(false))
+      std::fprintf(stderr, "{\"event\":\"storage_fault\",\"op\":\"%s\",\"error\":%s}\n", op,
+                   JsonString(s.message()).c_str());
+    return;
+  }
+  if (write && !storage_ok_.load() && !storage_ok_.exchange(true))
+    std::fprintf(stderr, "{\"event\":\"storage_recovered\",\"op\":\"%s\"}\n", op);
+}
+
+bool AnalysisService::ProbeDue() {
+  const int64_t now = WallNowMs();
+  int64_t last = last_probe_ms_.load();
+  return now - last >= 1000 && last_probe_ms_.compare_exchange_strong(last, now);
+}
+
+bool AnalysisService::Ready() {
+  if (!storage_ok_.load() && ProbeDue())
+    NoteStorage(store_.Put({ProbeRow(WallNowMs())}), "probe", true);
+  return judge_.Ready() && storage_ok_.load();
+}
+
 size_t AnalysisService::signals_in_flight() const {
   std::lock_guard lock(inflight_mu_);
   return inflight_.size();
@@ -101,6 +158,12 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   if (!errs.empty()) {
     if (field_errors) *field_errors = std::move(errs);
     return Status(ErrorCode::kInvalidArgument, "the request breaks the contract");
+  }
+  // While storage is down, one request a second goes through as a probe.
+  if (!storage_ok_.load() && !ProbeDue()) {
+    metrics_.Counter("nunchi_refused_total", "Requests refused before any work, by reason.")
+        .Add({{"reason", "storage"}});
+    return Status(ErrorCode::kIo, "the judgment store is failing (disk full or I/O error); retry");
   }
 
   std::unordered_set<std::string> fresh;
@@ -135,6 +198,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
         if (auto it = inflight_.find(id); it != inflight_.end()) attached.emplace(id, it->second);
     }
     auto stored = store_.Get(all_ids);
+    NoteStorage(stored.status(), "get", false);
     if (!stored.ok()) return stored.status();
 
     std::vector<std::string> missing;
@@ -200,13 +264,36 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
                                                 list + (missing.size() > 5 ? ", ..." : "") +
                                                 "); resend all signals as new");
     }
+    // Admission: refuse before anything is registered or stored.
+    if (!tasks.empty() && pool_->QueueDepth() + tasks.size() > options_.max_judge_queue) {
+      metrics_.Counter("nunchi_refused_total", "Requests refused before any work, by reason.")
+          .Add({{"reason", "judge_queue"}});
+      return Status(ErrorCode::kUnavailable,
+                    "the judge queue holds " + std::to_string(pool_->QueueDepth()) +
+                        " bundles; this request adds " + std::to_string(tasks.size()) +
+                        " over the bound of " + std::to_string(options_.max_judge_queue));
+    }
     std::lock_guard lock(inflight_mu_);
     for (const auto& t : tasks)
       for (size_t k = 0; k < t->ids.size(); ++k) inflight_[t->ids[k]] = Wait{t, k};
   }
 
   // From here on the request is accepted and may change stored state.
-  if (Status s = store_.Put(stale_rows); !s.ok()) return s;
+  // A failure from here on must still release the signals registered in flight.
+  auto release = [&] {
+    std::lock_guard lock(inflight_mu_);
+    for (const auto& t : tasks)
+      for (const std::string& id : t->ids)
+        if (auto it = inflight_.find(id); it != inflight_.end() && it->second.state == t)
+          inflight_.erase(it);
+  };
+  if (Status s = store_.Put(stale_rows); !s.ok() || !stale_rows.empty()) {
+    NoteStorage(s, "put", true);
+    if (!s.ok()) {
+      release();
+      return s;
+    }
+  }
   signals.Add({{"disposition", "stale"}}, double(stale_rows.size()));
   std::unordered_map<std::string, std::vector<std::string>> keep_by_post;
   for (const Spot& spot : req.spots)
@@ -214,7 +301,11 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
       auto& keep = keep_by_post[b.post_id];
       for (size_t i = 0; i < b.size(); ++i) keep.push_back(b.at(i).signal_id);
     }
-  if (Status s = store_.RemoveMissingComments(keep_by_post); !s.ok()) return s;
+  if (Status s = store_.RemoveMissingComments(keep_by_post); !s.ok()) {
+    NoteStorage(s, "remove", true);
+    release();
+    return s;
+  }
 
   for (auto& t : tasks) {
     signals.Add({{"disposition", "judged"}}, double(t->ids.size()));
@@ -227,12 +318,15 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   resp.analyzed_at = req.analyzed_at.text;
   resp.state_epoch = store_.Epoch();
   auto& spots_total = metrics_.Counter("nunchi_spots_total", "Spot results by status.");
+  bool storage_failed = false;
   for (size_t s = 0; s < req.spots.size(); ++s) {
     bool ok = true;
     for (const Wait& w : waits[s]) {
       std::unique_lock lock(w.state->mu);
       if (!w.state->cv.wait_until(lock, wait_until, [&] { return w.state->done; }) ||
           !w.state->results[w.index].ok()) {
+        if (w.state->done && w.state->results[w.index].status().code() == ErrorCode::kIo)
+          storage_failed = true;
         ok = false;
         break;
       }
@@ -240,6 +334,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
     SpotResult result;
     if (ok) {
       auto reports = store_.ReportsForSpot(req.spots[s].info.spot_id, window_start);
+      NoteStorage(reports.status(), "reports", false);
       if (!reports.ok()) return reports.status();
       result = Aggregate(req.spots[s].info.spot_id, req.analyzed_at.ms, *reports);
     } else {
@@ -249,6 +344,9 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
     spots_total.Add({{"status", ok ? "OK" : "FAILED"}});
     resp.spots.push_back(std::move(result));
   }
+  // Judgments that could not be stored do not count: a 503, not 200 with FAILED spots.
+  if (storage_failed)
+    return Status(ErrorCode::kIo, "judgments could not be stored (disk full or I/O error); retry");
   MaybePrune(now_ms);
   return resp;
 }
@@ -287,8 +385,11 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
     rows.push_back(std::move(row));
   }
   if (Status s = store_.Put(rows); !s.ok()) {
+    NoteStorage(s, "put", true);
     for (auto& r : out)
       if (r.ok()) r = s;
+  } else if (!rows.empty()) {
+    NoteStorage(s, "put", true);
   }
   for (size_t k = 0; k < out.size(); ++k) {
     const Judgment* j = out[k].ok() ? &out[k].value() : nullptr;

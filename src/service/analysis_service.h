@@ -43,6 +43,10 @@ struct ServiceOptions {
   // Keep each judged signal's text with its judgment (serve --keep-texts),
   // so `nunchi export-labels` can turn the LLM's verdicts into training data.
   bool keep_texts = false;
+  // Admission: bundles waiting for a judge thread at most; a request that
+  // would queue more is refused (kUnavailable -> 503 OVERLOADED) before it
+  // changes any state.
+  size_t max_judge_queue = 8192;
 };
 
 class AnalysisService {
@@ -51,12 +55,18 @@ class AnalysisService {
                   ServiceOptions options);
   ~AnalysisService();
 
-  // Errors: kInvalidArgument (field_errors filled), kStateReset, kIo.
+  // Errors: kInvalidArgument (field_errors filled), kStateReset, kUnavailable
+  // (over an admission bound), kIo (the store failed: the request is refused
+  // while storage is down, but for one probe a second).
   Result<AnalysisResponse> Analyze(const AnalysisRequest& req, const std::string& request_id,
                                    Deadline deadline, std::vector<FieldError>* field_errors);
 
   std::string Epoch() const { return store_.Epoch(); }
-  bool Ready() const { return judge_.Ready(); }
+  // The judge makes progress and the store takes writes. While storage is
+  // down, a call probes it with a write at most once a second, so that
+  // readiness comes back by itself when space does.
+  bool Ready();
+  bool storage_ok() const { return storage_ok_.load(); }
   uint64_t judge_calls() const { return judge_calls_.load(); }
   size_t signals_in_flight() const;
 
@@ -69,6 +79,10 @@ class AnalysisService {
   };
   void RunTask(std::shared_ptr<TaskState> state);
   void MaybePrune(TimeMs now_ms);
+  // Records the outcome of a store call: a kIo failure turns storage_ok_ off
+  // (logged once as an event), a success of a write turns it back on.
+  void NoteStorage(const Status& s, const char* op, bool write);
+  bool ProbeDue();
 
   JudgmentStore& store_;
   Judge& judge_;
@@ -82,6 +96,8 @@ class AnalysisService {
   std::atomic<uint64_t> judge_calls_{0};
   std::atomic<TimeMs> last_prune_ms_{0};
   std::shared_ptr<LateSink> late_;  // late judgments (JudgeTask::on_late) go here
+  std::atomic<bool> storage_ok_{true};
+  std::atomic<int64_t> last_probe_ms_{0};
   std::unique_ptr<WorkerPool> pool_;  // last member: destroyed (joined) first
 };
 

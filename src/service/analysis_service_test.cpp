@@ -7,6 +7,8 @@
 
 #include <thread>
 
+#include "store/fault_store.h"
+
 namespace nunchi {
 namespace {
 
@@ -24,7 +26,7 @@ class FakeJudge : public Judge {
       std::lock_guard lock(late_mu);
       last_on_late = task.on_late;
     }
-    if (delay.count() > 0) std::this_thread::sleep_for(delay);
+    if (const auto d = delay.load(); d.count() > 0) std::this_thread::sleep_for(d);
     JudgeOutput out;
     for (size_t i : task.targets) {
       const std::string& text = task.bundle.at(i).text;
@@ -49,7 +51,7 @@ class FakeJudge : public Judge {
   std::atomic<size_t> targets{0};
   std::mutex late_mu;
   std::function<void(size_t, const Judgment&)> last_on_late;  // of the last task
-  std::chrono::milliseconds delay{0};
+  std::atomic<std::chrono::milliseconds> delay{std::chrono::milliseconds(0)};  // set by the test thread
 };
 
 constexpr TimeMs kT0 = 1'800'000'000'000;
@@ -316,6 +318,91 @@ TEST_F(ServiceTest, InvalidRequestChangesNothing) {
   EXPECT_EQ(errors_[0].pointer, "/new_signals/0/signal_id");
   EXPECT_EQ(store_->RowCount(), 0);
   EXPECT_EQ(judge_.calls, 0);
+}
+
+TEST_F(ServiceTest, OverTheJudgeQueueBoundIsUnavailableAndChangesNothing) {
+  ServiceOptions o;
+  o.max_judge_queue = 1;
+  service_ = std::make_unique<AnalysisService>(*store_, judge_, metrics_, nullptr, o);
+  Spot s = OneBundle({}, Sig("p1", "u1", kT0 - 60'000, "HIGH"));
+  Bundle second;
+  second.post_id = "p2";
+  second.post = Sig("p2", "u2", kT0 - 50'000, "HIGH");
+  s.bundles.push_back(second);
+  auto r = Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kPost, "p2", "p2"}},
+                   std::nullopt));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(judge_.calls, 0);
+  EXPECT_EQ(store_->RowCount(), 0);
+  EXPECT_EQ(service_->signals_in_flight(), 0u);
+  // One bundle fits.
+  s.bundles.pop_back();
+  EXPECT_TRUE(Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}}, std::nullopt)).ok());
+}
+
+TEST(ServiceStorage, DiskFullIsAnIoErrorNotReadyAndRecoversWhenSpaceReturns) {
+  auto faulty = std::make_unique<FaultInjectingStore>(NewMemoryStore());
+  FaultInjectingStore* store = faulty.get();
+  FakeJudge judge;
+  MetricsRegistry metrics;
+  AnalysisService service(*store, judge, metrics, nullptr, ServiceOptions{});
+  auto request = [](const std::string& id) {
+    AnalysisRequest r;
+    r.analyzed_at = {kT0, FormatUtc(kT0)};
+    Spot s;
+    s.info.spot_id = "s1";
+    Bundle b;
+    b.post_id = id;
+    b.post = Sig(id, "u1", kT0 - 60'000, "HIGH");
+    s.bundles.push_back(b);
+    r.spots.push_back(s);
+    r.new_signals = {{SignalKind::kPost, id, id}};
+    return r;
+  };
+  std::vector<FieldError> errs;
+  ASSERT_TRUE(service.Analyze(request("p1"), "r", Clock::now() + 10s, &errs).ok());
+  EXPECT_TRUE(service.Ready());
+
+  store->Set(StoreFault::kDiskFull);
+  auto r = service.Analyze(request("p2"), "r", Clock::now() + 10s, &errs);
+  ASSERT_FALSE(r.ok()) << "a judgment that cannot be stored is not a 200 with FAILED spots";
+  EXPECT_EQ(r.status().code(), ErrorCode::kIo);
+  EXPECT_FALSE(service.storage_ok());
+  EXPECT_FALSE(service.Ready());  // its probe write fails too
+  const int calls = judge.calls;
+  auto refused = service.Analyze(request("p3"), "r", Clock::now() + 10s, &errs);
+  EXPECT_EQ(refused.status().code(), ErrorCode::kIo) << "refused while down, before judging";
+  EXPECT_EQ(judge.calls, calls);
+  EXPECT_NE(metrics.Render().find("nunchi_storage_errors_total"), std::string::npos);
+
+  store->Set(StoreFault::kNone);
+  // The next probe (at most one a second) finds the space back.
+  bool ready = false;
+  for (int i = 0; i < 40 && !ready; ++i) {
+    std::this_thread::sleep_for(100ms);
+    ready = service.Ready();
+  }
+  EXPECT_TRUE(ready);
+  EXPECT_TRUE(service.Analyze(request("p4"), "r", Clock::now() + 10s, &errs).ok());
+}
+
+TEST(ServiceStorage, IoErrorOnReadsIsAnIoError) {
+  auto store = std::make_unique<FaultInjectingStore>(NewMemoryStore());
+  FakeJudge judge;
+  MetricsRegistry metrics;
+  AnalysisService service(*store, judge, metrics, nullptr, ServiceOptions{});
+  store->Set(StoreFault::kIoError);
+  AnalysisRequest r;
+  r.analyzed_at = {kT0, FormatUtc(kT0)};
+  std::vector<FieldError> errs;
+  Spot s;
+  s.info.spot_id = "s1";
+  r.spots.push_back(s);
+  auto out = service.Analyze(r, "r", Clock::now() + 10s, &errs);
+  EXPECT_EQ(out.status().code(), ErrorCode::kIo);
+  EXPECT_FALSE(service.storage_ok());
+  EXPECT_GT(store->injected(), 0u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/contract.h"
@@ -21,7 +22,15 @@ struct RequestLimits {
   size_t max_signals = 5000;      // signals in all bundles of one request
   size_t max_new_signals = 2000;  // entries of new_signals
   size_t max_spots = 1000;
+  size_t max_id_bytes = 128;  // every identifier (spot, post, signal, author, epoch)
 };
+
+// Why an identifier is refused, or empty when it is acceptable: longer than
+// max_bytes, not valid UTF-8, or holding a control character (C0, DEL, C1).
+std::string IdentifierProblem(std::string_view id, size_t max_bytes);
+
+// id quoted for an error message, cut to a few dozen bytes at a UTF-8 boundary.
+std::string QuoteId(std::string_view id);
 
 std::vector<FieldError> ValidateRequest(const AnalysisRequest& req, const RequestLimits& limits);
 

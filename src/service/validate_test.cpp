@@ -76,5 +76,49 @@ TEST(Validate, PostIdMustMatchPost) {
   EXPECT_TRUE(Has(ValidateRequest(r, {}), "/spots/0/bundles/0/post_id"));
 }
 
+TEST(Validate, IdentifierOverTheByteLimitIsRefusedWithItsPointer) {
+  auto r = Base();
+  r.spots[0].info.spot_id = std::string(1 << 20, 's');  // the 1 MiB spot_id of issue 16
+  auto errs = ValidateRequest(r, {});
+  ASSERT_TRUE(Has(errs, "/spots/0/spot_id"));
+  for (const auto& e : errs) EXPECT_LT(e.detail.size(), 200u) << "the id is not echoed whole";
+  r = Base();
+  r.spots[0].bundles[0].comments[0].author_id = std::string(129, 'a');
+  EXPECT_TRUE(Has(ValidateRequest(r, {}), "/spots/0/bundles/0/comments/0/author_id"));
+  r.spots[0].bundles[0].comments[0].author_id = std::string(128, 'a');
+  EXPECT_TRUE(ValidateRequest(r, {}).empty()) << "128 bytes is within the default limit";
+  RequestLimits lim;
+  lim.max_id_bytes = 8;
+  r = Base();
+  r.new_signals[0].post_id = "p1234567890";
+  EXPECT_TRUE(Has(ValidateRequest(r, lim), "/new_signals/0/post_id"));
+  r = Base();
+  r.state_epoch = std::string(300, 'e');
+  EXPECT_TRUE(Has(ValidateRequest(r, {}), "/state_epoch"));
+}
+
+TEST(Validate, IdentifierMustBePrintableUtf8) {
+  for (std::string bad :
+       {std::string("s\x01"), std::string("s\x7f"), std::string("s\xc2\x85"), std::string("s\xff"),
+        std::string("s\xc0\xaf"), std::string("s\xed\xa0\x80"), std::string("s\xe2\x82")}) {
+    auto r = Base();
+    r.spots[0].info.spot_id = bad;
+    EXPECT_TRUE(Has(ValidateRequest(r, {}), "/spots/0/spot_id")) << bad;
+  }
+  auto r = Base();
+  r.spots[0].info.spot_id = "명동-1 (B)";
+  EXPECT_TRUE(ValidateRequest(r, {}).empty());
+  EXPECT_EQ(IdentifierProblem("\xf0\x9f\x98\x80", 128), "");
+}
+
+TEST(Validate, QuoteIdCutsAtACodePointBoundary) {
+  std::string id;
+  for (int i = 0; i < 40; ++i) id += "가";  // 3 bytes each
+  std::string q = QuoteId(id);
+  EXPECT_LT(q.size(), 80u);
+  EXPECT_EQ(IdentifierProblem(q, 1000), "") << "the quote is still valid UTF-8";
+  EXPECT_EQ(QuoteId("abc"), "'abc'");
+}
+
 }  // namespace
 }  // namespace nunchi

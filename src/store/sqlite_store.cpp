@@ -83,6 +83,22 @@ class SqliteStore final : public JudgmentStore {
     if (Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); !s.ok()) return s;
     if (Status s = Exec(kSchema); !s.ok()) return s;
     if (Status s = Migrate(); !s.ok()) return s;
+    // A damaged file is refused here rather than answered from (kIo with
+    // "corrupt" in the message; serve moves it aside and starts a new epoch).
+    if (Stmt check = Prepare("PRAGMA quick_check"); !check || sqlite3_step(check.get()) != SQLITE_ROW ||
+        std::string(reinterpret_cast<const char*>(sqlite3_column_text(check.get(), 0))) != "ok")
+      return Status(ErrorCode::kIo, "sqlite corrupt store " + path + ": quick_check failed");
+    // A second, read-only connection for RowCount (/metrics), so that a count
+    // never waits on the mutex every fsync'd write holds (WAL: readers do
+    // not block the writer).
+    sqlite3* counter = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &counter, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        nullptr) == SQLITE_OK)
+    {
+      count_db_.reset(counter);
+      sqlite3_busy_timeout(counter, 1000);
+    } else
+      sqlite3_close_v2(counter);
     Stmt q = Prepare("SELECT value FROM meta WHERE key='epoch'");
     if (!q) return Err("prepare");
     if (sqlite3_step(q.get()) == SQLITE_ROW) {
@@ -228,8 +244,11 @@ class SqliteStore final : public JudgmentStore {
   }
 
   int64_t RowCount() override {
-    std::lock_guard lock(mu_);
-    Stmt q = Prepare("SELECT COUNT(*) FROM judgments");
+    std::unique_lock lock(count_mu_);
+    if (!count_db_) return -1;
+    sqlite3_stmt* raw = nullptr;
+    sqlite3_prepare_v2(count_db_.get(), "SELECT COUNT(*) FROM judgments", -1, &raw, nullptr);
+    Stmt q(raw);
     if (!q || sqlite3_step(q.get()) != SQLITE_ROW) return -1;
     return sqlite3_column_int64(q.get(), 0);
   }
@@ -334,6 +353,8 @@ class SqliteStore final : public JudgmentStore {
 
   std::unique_ptr<sqlite3, DbDeleter> db_;
   std::mutex mu_;
+  std::unique_ptr<sqlite3, DbDeleter> count_db_;  // read-only, for RowCount
+  std::mutex count_mu_;
   std::string epoch_;
 };
 

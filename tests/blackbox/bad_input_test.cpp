@@ -150,6 +150,37 @@ TEST_F(BadInput, UnknownRouteIs404Problem) {
   EXPECT_EQ(nlohmann::json::parse(r->body)["code"], "NOT_FOUND");
 }
 
+TEST_F(BadInput, OverlongOrUnprintableIdentifiersAre422) {
+  auto j = Good();
+  j["spots"][0]["spot_id"] = std::string(10000, 's');  // (1 MiB: hostile_test)
+  auto p = Expect(j.dump(), 422, "INVALID_REQUEST");
+  EXPECT_TRUE(HasPointer(p, "/spots/0/spot_id")) << p;
+  EXPECT_LT(p.dump().size(), 4096u) << "the id is not echoed back whole";
+  j = Good();
+  j["spots"][0]["bundles"][0]["comments"][0]["author_id"] = "u\u0007bell";
+  p = Expect(j.dump(), 422, "INVALID_REQUEST");
+  EXPECT_TRUE(HasPointer(p, "/spots/0/bundles/0/comments/0/author_id")) << p;
+}
+
+TEST_F(BadInput, NumbersOutOfRangeAre422WithAPointer) {
+  auto j = Good();
+  std::string body = j.dump();
+  body.insert(1, "\"extra\": [1, 1e400], ");
+  auto p = Expect(body, 422, "INVALID_REQUEST");
+  EXPECT_TRUE(HasPointer(p, "/extra/1")) << p;
+  EXPECT_EQ(p.dump().find("json.exception"), std::string::npos) << p;
+  body = j.dump();
+  body.insert(1, "\"n\": " + std::string(10000, '7') + ", ");
+  p = Expect(body, 422, "INVALID_REQUEST");
+  EXPECT_TRUE(HasPointer(p, "/n")) << p;
+}
+
+TEST_F(BadInput, BytesAfterTheJsonValueAre400) {
+  std::string body = Good().dump();
+  Expect(body + std::string("\0garbage", 8), 400, "MALFORMED_JSON");
+  Expect(body + "garbage", 400, "MALFORMED_JSON");
+}
+
 TEST_F(BadInput, TheGoodRequestStillWorksAfterAllThat) {
   auto c = server_->Client();
   auto r = PostAnalysis(c, Good());

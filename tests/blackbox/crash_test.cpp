@@ -1,7 +1,12 @@
 // Black-box durability: kill -9 the server at random moments while a client
 // drives cycles; every judgment that was in a 200 response must be in the
-// store afterwards, and the backend never sees a STATE_RESET.
+// store afterwards, the backend never sees a STATE_RESET, the epoch stays the
+// same and SQLite's integrity_check passes. NUNCHI_CRASH_KILLS sets the
+// number of kills (8 by default; the CTest crash_test_100, label soak, runs 100).
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
 
 #include <atomic>
 #include <random>
@@ -30,7 +35,10 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
     return std::string(texts[n % 6]) + " #" + std::to_string(n);
   };
 
-  for (int round = 0; round < 8; ++round) {
+  const char* kills_env = std::getenv("NUNCHI_CRASH_KILLS");
+  const int kills = kills_env ? std::max(1, std::atoi(kills_env)) : 8;
+  std::set<std::string> epochs;
+  for (int round = 0; round < kills; ++round) {
     ServerProcess server(dir);
     std::atomic<bool> stop{false};
     std::thread killer([&] {
@@ -57,7 +65,9 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
       if (r->status == 409) ++resets;
       ASSERT_TRUE(r->status == 200 || r->status == 409) << r->body;
       if (r->status == 200) {
-        be.Acknowledge(nlohmann::json::parse(r->body));
+        auto body = nlohmann::json::parse(r->body);
+        epochs.insert(body["state_epoch"].get<std::string>());
+        be.Acknowledge(body);
         acknowledged.insert(pending.begin(), pending.end());
         ++cycles_ok;
       }
@@ -66,6 +76,7 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
     killer.join();
   }
   EXPECT_EQ(resets, 0);
+  EXPECT_EQ(epochs.size(), 1u) << "the epoch never changed across " << kills << " kills";
   EXPECT_GT(cycles_ok, 8);
   std::cout << "cycles acknowledged " << cycles_ok << ", cut by kill " << cycles_cut
             << ", judgments acknowledged " << acknowledged.size() << "\n";
@@ -76,6 +87,17 @@ TEST(Crash, AcknowledgedJudgmentsSurviveKill9) {
   auto rows = (*store)->Get(ids);
   ASSERT_TRUE(rows.ok());
   for (const auto& id : ids) EXPECT_EQ(rows->count(id), 1u) << "lost judgment " << id;
+  store->reset();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2((dir + "/judgments.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &q, nullptr);
+  ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)), "ok");
+  sqlite3_finalize(q);
+  sqlite3_close_v2(db);
+  std::cout << "kills " << kills << ", integrity_check ok\n";
 }
 
 }  // namespace

@@ -73,6 +73,14 @@ httplib::Client ServerProcess::Client() const {
   return c;
 }
 
+long ServerProcess::StatusKiB(const std::string& field) const {
+  std::ifstream f("/proc/" + std::to_string(child_.pid()) + "/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
+  return -1;
+}
+
 std::string ServerProcess::log() const {
   std::ifstream f(log_path_);
   std::stringstream ss;

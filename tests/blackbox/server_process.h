@@ -22,6 +22,9 @@ class ServerProcess {
   int Stop();    // SIGTERM and wait (SIGKILL after 120 s); returns the exit status
   bool alive() const { return child_.running(); }
   int port() const { return port_; }
+  int pid() const { return child_.pid(); }
+  // A line of /proc/PID/status in KiB ("VmRSS", "VmHWM"); -1 when unreadable.
+  long StatusKiB(const std::string& field) const;
   httplib::Client Client() const;
   std::string log() const;  // what the server wrote to stderr
   const std::string& data_dir() const { return data_dir_; }
