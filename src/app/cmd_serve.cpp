@@ -24,6 +24,7 @@ namespace {
 struct ServeOptions {
   HttpOptions http;
   std::string data_dir = "./nunchi-data";
+  std::string store;  // "" (SQLite in data_dir) or a postgres:// URL
   std::string decision_log;  // default: DATA_DIR/decisions.jsonl
   bool log_texts = false;
   int deadline_ms = 45'000;
@@ -49,7 +50,11 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "nunchi: cannot create data dir " << o.data_dir << ": " << ec.message() << "\n";
     return 1;
   }
-  auto store = OpenSqliteStore((std::filesystem::path(o.data_dir) / "judgments.db").string());
+  // --store: a postgres:// URL (replicas sharing one database), else the
+  // SQLite file in the data dir.
+  auto store = IsPostgresUrl(o.store)
+                   ? OpenPostgresStore(o.store)
+                   : OpenSqliteStore((std::filesystem::path(o.data_dir) / "judgments.db").string());
   if (!store.ok()) {
     std::cerr << "nunchi: " << store.status().ToString() << "\n";
     return 1;
@@ -131,6 +136,12 @@ void AddServeCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--data-dir", o->data_dir, "Directory for the judgment store and logs")
       ->capture_default_str();
+  cmd->add_option("--store", o->store,
+                  "Judgment store: empty for SQLite in --data-dir, or a PostgreSQL URL "
+                  "(postgres://USER@HOST/DB) shared by several replicas")
+      ->check([](const std::string& v) {
+        return v.empty() || IsPostgresUrl(v) ? std::string() : "expected a postgres:// URL";
+      });
   cmd->add_option("--deadline-ms", o->deadline_ms,
                   "Answer within this many ms of receiving a request; late spots are FAILED")
       ->capture_default_str();

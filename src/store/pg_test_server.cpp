@@ -148,6 +148,40 @@ bool PgTestServer::CreateDatabase(const std::string& name, std::string* why) {
   return true;
 }
 
+std::optional<std::string> PgTestServer::Query(const std::string& db, const std::string& sql,
+                                               std::string* why) {
+  static int n = 0;
+  std::vector<std::string> argv = {bindir_ + "/psql",
+                                   "-X",
+                                   "-q",
+                                   "-t",
+                                   "-A",
+                                   "-v",
+                                   "ON_ERROR_STOP=1",
+                                   "-h",
+                                   dir_,
+                                   "-p",
+                                   std::to_string(kPort),
+                                   "-U",
+                                   kRole,
+                                   "-d",
+                                   db,
+                                   "-c",
+                                   sql};
+  std::string log = dir_ + "/psql-" + std::to_string(++n) + ".out";
+  ChildProcess child;
+  if (!child.Spawn(argv, SpawnOptions(log), why)) return std::nullopt;
+  int code = -1;
+  while (!child.Exited(&code)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::string out = Tail(log, 1 << 20);
+  if (code != 0) {
+    *why = "psql exited " + std::to_string(code) + ": " + out;
+    return std::nullopt;
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 std::string PgTestServer::Url(const std::string& name) const {
   return "postgresql://" + std::string(kRole) + "@/" + name + "?host=" + dir_ +
          "&port=" + std::to_string(kPort);

@@ -11,6 +11,7 @@
 // Thread-safety: one thread drives one PgTestServer.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class PgTestServer {
   bool Start(std::string* why);
   // Creates database `name` (owned by the test role); false with *why.
   bool CreateDatabase(const std::string& name, std::string* why);
+  // Runs `sql` in database `db` with psql; its unaligned output, or nullopt
+  // with *why.
+  std::optional<std::string> Query(const std::string& db, const std::string& sql, std::string* why);
   // libpq URL of database `name` on this server.
   std::string Url(const std::string& name) const;
   // Stops the server as a crash would (pg_ctl -m immediate: no checkpoint)
