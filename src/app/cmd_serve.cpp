@@ -28,6 +28,7 @@ namespace {
 struct ServeOptions {
   HttpOptions http;
   std::string data_dir = "./nunchi-data";
+  std::string store;  // "" (SQLite in data_dir) or a postgres:// URL
   std::string decision_log;  // default: DATA_DIR/decisions.jsonl
   bool log_texts = false;
   bool keep_texts = false;
@@ -93,8 +94,10 @@ int RunServe(const ServeOptions& o) {
     return 1;
   }
   const std::string db_path = (std::filesystem::path(o.data_dir) / "judgments.db").string();
-  auto store = OpenSqliteStore(db_path);
-  if (!store.ok() && IsCorruptStore(store.status())) {
+  // --store: a postgres:// URL (replicas sharing one database), else the
+  // SQLite file in the data dir.
+  auto store = IsPostgresUrl(o.store) ? OpenPostgresStore(o.store) : OpenSqliteStore(db_path);
+  if (!IsPostgresUrl(o.store) && !store.ok() && IsCorruptStore(store.status())) {
     // Never answer from a damaged store: move it aside and start a new epoch,
     // so that the backend's next cycle gets STATE_RESET and resends all.
     const std::string aside = db_path + ".corrupt-" + std::to_string(std::time(nullptr));
@@ -210,6 +213,12 @@ void AddServeCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--data-dir", o->data_dir, "Directory for the judgment store and logs")
       ->capture_default_str();
+  cmd->add_option("--store", o->store,
+                  "Judgment store: empty for SQLite in --data-dir, or a PostgreSQL URL "
+                  "(postgres://USER@HOST/DB) shared by several replicas")
+      ->check([](const std::string& v) {
+        return v.empty() || IsPostgresUrl(v) ? std::string() : "expected a postgres:// URL";
+      });
   cmd->add_option("--deadline-ms", o->deadline_ms,
                   "Answer within this many ms of receiving a request; late spots are FAILED")
       ->capture_default_str();

@@ -1,8 +1,12 @@
 #include "service/analysis_service.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <random>
 #include <unordered_set>
 
 #include "domain/aggregation.h"
@@ -55,6 +59,9 @@ StoredJudgment ProbeRow(TimeMs now_ms) {
   row.judged_at = now_ms;
   return row;
 }
+// How long a claim outlives the request's deadline: judging that runs late
+// (a model finishing after the answer) still stores within it.
+constexpr TimeMs kClaimMarginMs = 15'000;
 
 }  // namespace
 
@@ -103,6 +110,10 @@ AnalysisService::AnalysisService(JudgmentStore& store, Judge& judge, MetricsRegi
   late_->metrics = &metrics_;
   late_->log = log_;
   pool_ = std::make_unique<WorkerPool>(options_.judge_threads);
+  char host[64] = "";
+  ::gethostname(host, sizeof host - 1);
+  owner_ = std::string(host) + ":" + std::to_string(::getpid()) + ":" +
+           std::to_string(std::random_device{}());
   metrics_.OnRender([this](MetricsRegistry& m) {
     m.Gauge("nunchi_store_rows", "Judgments in the store.").Set({}, double(store_.RowCount()));
     m.Gauge("nunchi_signals_in_flight", "Signals being judged now.")
@@ -187,6 +198,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   std::vector<std::vector<Wait>> waits(req.spots.size());
   std::vector<std::shared_ptr<TaskState>> tasks;
   std::vector<StoredJudgment> stale_rows;
+  std::unordered_set<const TaskState*> elsewhere;  // bundles another replica is judging
   const TimeMs now_ms = WallNowMs();
   {
     std::lock_guard plan(plan_mu_);
@@ -273,6 +285,34 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
                         " bundles; this request adds " + std::to_string(tasks.size()) +
                         " over the bound of " + std::to_string(options_.max_judge_queue));
     }
+    // Claim what this replica will judge, for its deadline and a margin: a
+    // bundle holding a signal another replica sharing the store is judging
+    // now is not judged here too; its spot is FAILED this cycle, and the
+    // backend's resend finds the other replica's stored judgment.
+    if (!tasks.empty()) {
+      std::vector<std::string> want;
+      for (const auto& t : tasks) want.insert(want.end(), t->ids.begin(), t->ids.end());
+      const TimeMs lease =
+          std::max<TimeMs>(0, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  deadline - Clock::now())
+                                  .count()) +
+          kClaimMarginMs;
+      auto claimed = store_.Claim(want, owner_, now_ms, lease);
+      if (!claimed.ok()) return claimed.status();
+      std::unordered_set<std::string> mine(claimed->begin(), claimed->end());
+      std::vector<std::string> give_back;
+      std::erase_if(tasks, [&](const std::shared_ptr<TaskState>& t) {
+        bool all = true;
+        for (const std::string& id : t->ids) all = all && mine.count(id) > 0;
+        if (all) return false;
+        elsewhere.insert(t.get());
+        for (const std::string& id : t->ids)
+          if (mine.count(id)) give_back.push_back(id);
+        signals.Add({{"disposition", "claimed_elsewhere"}}, double(t->ids.size()));
+        return true;
+      });
+      if (Status s = store_.ReleaseClaims(give_back, owner_); !s.ok()) return s;
+    }
     std::lock_guard lock(inflight_mu_);
     for (const auto& t : tasks)
       for (size_t k = 0; k < t->ids.size(); ++k) inflight_[t->ids[k]] = Wait{t, k};
@@ -322,6 +362,10 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   for (size_t s = 0; s < req.spots.size(); ++s) {
     bool ok = true;
     for (const Wait& w : waits[s]) {
+      if (elsewhere.count(w.state.get())) {
+        ok = false;
+        break;
+      }
       std::unique_lock lock(w.state->mu);
       if (!w.state->cv.wait_until(lock, wait_until, [&] { return w.state->done; }) ||
           !w.state->results[w.index].ok()) {
@@ -391,6 +435,12 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
   } else if (!rows.empty()) {
     NoteStorage(s, "put", true);
   }
+  // Put released the claims of what it stored; give back the rest, so that
+  // another replica (or this one, next cycle) may judge them at once.
+  std::vector<std::string> unjudged;
+  for (size_t k = 0; k < out.size(); ++k)
+    if (!out[k].ok()) unjudged.push_back(t->ids[k]);
+  (void)store_.ReleaseClaims(unjudged, owner_);
   for (size_t k = 0; k < out.size(); ++k) {
     const Judgment* j = out[k].ok() ? &out[k].value() : nullptr;
     std::string outcome =

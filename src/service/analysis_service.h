@@ -94,6 +94,9 @@ class AnalysisService {
   mutable std::mutex inflight_mu_;
   std::unordered_map<std::string, Wait> inflight_;  // signal_id -> task judging it
   std::atomic<uint64_t> judge_calls_{0};
+  // This replica's name in the store's claims (host, pid, a random part):
+  // replicas sharing one store judge each signal once (JudgmentStore::Claim).
+  std::string owner_;
   std::atomic<TimeMs> last_prune_ms_{0};
   std::shared_ptr<LateSink> late_;  // late judgments (JudgeTask::on_late) go here
   std::atomic<bool> storage_ok_{true};

@@ -5,6 +5,8 @@
 #include <functional>
 #include <mutex>
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "store/fault_store.h"
@@ -403,6 +405,69 @@ TEST(ServiceStorage, IoErrorOnReadsIsAnIoError) {
   EXPECT_EQ(out.status().code(), ErrorCode::kIo);
   EXPECT_FALSE(service.storage_ok());
   EXPECT_GT(store->injected(), 0u);
+}
+
+TimeMs WallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Replicas sharing one store: a bundle with a signal another replica has
+// claimed is not judged here; its spot is FAILED, what this replica claimed
+// for it is given back, and once the other replica has stored its judgments
+// the backend's resend reuses them without judging anything.
+TEST_F(ServiceTest, ASignalClaimedByAnotherReplicaIsNotJudgedAgain) {
+  auto other = store_->Claim({"c2"}, "other-replica", WallMs(), 60'000);
+  ASSERT_TRUE(other.ok());
+  ASSERT_EQ(other->size(), 1u);
+  Spot s = OneBundle(
+      {Sig("c1", "u2", kT0 - 60'000, "HIGH 미어터져요"), Sig("c2", "u3", kT0 - 30'000, "HIGH 줄")},
+      Sig("p1", "u1", kT0 - 120'000, "HIGH 줄 김"));
+  std::vector<NewSignal> fresh = {{SignalKind::kPost, "p1", "p1"},
+                                  {SignalKind::kComment, "c1", "p1"},
+                                  {SignalKind::kComment, "c2", "p1"}};
+  auto r = Run(Req(kT0, {s}, fresh, std::nullopt));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->spots[0].status, AnalysisStatus::kFailed);
+  EXPECT_EQ(judge_.calls, 0);
+  // p1 and c1 were given back; c2 is still the other replica's.
+  auto third = store_->Claim({"p1", "c1", "c2"}, "third-replica", WallMs(), 1);
+  ASSERT_TRUE(third.ok());
+  std::sort(third->begin(), third->end());
+  EXPECT_EQ(*third, (std::vector<std::string>{"c1", "p1"}));
+  ASSERT_TRUE(store_->ReleaseClaims({"p1", "c1"}, "third-replica").ok());
+
+  // The other replica stores its judgments of the whole bundle.
+  std::vector<StoredJudgment> rows;
+  for (const auto& [id, at] : std::vector<std::pair<std::string, TimeMs>>{
+           {"p1", kT0 - 120'000}, {"c1", kT0 - 60'000}, {"c2", kT0 - 30'000}}) {
+    StoredJudgment row{id, "s1", "p1", "u-" + id, Timestamp{at, FormatUtc(at)}, 0, {}, kT0};
+    for (const Signal* sig :
+         {&s.bundles[0].post, &s.bundles[0].comments[0], &s.bundles[0].comments[1]})
+      if (sig->signal_id == id) row.text_hash = TextHash(sig->text);
+    row.judgment = {Relevance::kRelevant, Level::kHigh, Cause::kEvent, "행사", "other", "m", "v"};
+    rows.push_back(row);
+  }
+  ASSERT_TRUE(store_->Put(rows).ok());
+  // The FAILED spot's signals come again as new: all reused, none judged.
+  r = Run(Req(kT0 + 60'000, {s}, fresh, store_->Epoch()));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->spots[0].status, AnalysisStatus::kOk);
+  EXPECT_EQ(r->spots[0].report_count, 3);
+  EXPECT_EQ(judge_.calls, 0);
+}
+
+TEST_F(ServiceTest, StoredJudgmentsFreeTheirClaims) {
+  Spot s = OneBundle({Sig("c1", "u2", kT0 - 60'000, "HIGH")}, Sig("p1", "u1", kT0 - 90'000, "x"));
+  ASSERT_TRUE(
+      Run(Req(kT0, {s}, {{SignalKind::kPost, "p1", "p1"}, {SignalKind::kComment, "c1", "p1"}},
+              std::nullopt))
+          .ok());
+  EXPECT_EQ(judge_.calls, 1);
+  auto other = store_->Claim({"p1", "c1"}, "other-replica", WallMs(), 60'000);
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->size(), 2u);
 }
 
 }  // namespace

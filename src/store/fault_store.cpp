@@ -60,4 +60,17 @@ Result<std::vector<StoredJudgment>> FaultInjectingStore::LlmLabeledRows() {
   return inner_->LlmLabeledRows();
 }
 
+Result<std::vector<std::string>> FaultInjectingStore::Claim(
+    const std::vector<std::string>& signal_ids, const std::string& owner, TimeMs now_ms,
+    TimeMs lease_ms) {
+  if (Status s = Fail(true); !s.ok()) return s;
+  return inner_->Claim(signal_ids, owner, now_ms, lease_ms);
+}
+
+Status FaultInjectingStore::ReleaseClaims(const std::vector<std::string>& signal_ids,
+                                          const std::string& owner) {
+  if (Status s = Fail(true); !s.ok()) return s;
+  return inner_->ReleaseClaims(signal_ids, owner);
+}
+
 }  // namespace nunchi

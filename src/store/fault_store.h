@@ -42,6 +42,11 @@ class FaultInjectingStore final : public JudgmentStore {
   Result<int64_t> Prune(TimeMs cutoff_ms) override;
   int64_t RowCount() override { return inner_->RowCount(); }
   Result<std::vector<StoredJudgment>> LlmLabeledRows() override;
+  Result<std::vector<std::string>> Claim(const std::vector<std::string>& signal_ids,
+                                         const std::string& owner, TimeMs now_ms,
+                                         TimeMs lease_ms) override;
+  Status ReleaseClaims(const std::vector<std::string>& signal_ids,
+                       const std::string& owner) override;
 
  private:
   StoreFault Current();

@@ -65,11 +65,32 @@ class JudgmentStore {
   // (CascadeRecord outcome kLlm) and whose text was kept, oldest judged
   // first: the training examples `nunchi export-labels` writes.
   virtual Result<std::vector<StoredJudgment>> LlmLabeledRows() = 0;
+
+  // Claims signals for `owner` (one replica) until now_ms + lease_ms, so that
+  // another replica sharing this store does not judge them as well. Returns
+  // the ids claimed by this call: those free, expired, or already held by
+  // owner (whose lease is renewed); ids under another owner's live lease are
+  // left out. Put() releases the claims on the rows it stores.
+  virtual Result<std::vector<std::string>> Claim(const std::vector<std::string>& signal_ids,
+                                                 const std::string& owner, TimeMs now_ms,
+                                                 TimeMs lease_ms) = 0;
+
+  // Releases owner's claims on these ids (a judging that failed or was cut).
+  virtual Status ReleaseClaims(const std::vector<std::string>& signal_ids,
+                               const std::string& owner) = 0;
 };
 
 // Opens (creating if needed) the SQLite store at path, in WAL mode with full
 // fsync on commit.
 Result<std::unique_ptr<JudgmentStore>> OpenSqliteStore(const std::string& path);
+
+// Opens the PostgreSQL store at a libpq URL (postgres://... or
+// postgresql://...), creating or migrating its schema; several replicas may
+// share one database (store/postgres_store.cpp).
+Result<std::unique_ptr<JudgmentStore>> OpenPostgresStore(const std::string& url);
+
+// True when `store` names a PostgreSQL URL rather than a file path.
+bool IsPostgresUrl(std::string_view store);
 
 // A store kept in memory only, for tests.
 std::unique_ptr<JudgmentStore> NewMemoryStore();

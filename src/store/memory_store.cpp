@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "store/claim_table.h"
 #include "store/judgment_store.h"
 
 namespace nunchi {
@@ -24,7 +25,10 @@ class MemoryStore final : public JudgmentStore {
 
   Status Put(const std::vector<StoredJudgment>& rows) override {
     std::lock_guard lock(mu_);
-    for (const auto& r : rows) rows_[r.signal_id] = r;
+    for (const auto& r : rows) {
+      rows_[r.signal_id] = r;
+      claims_.Stored(r.signal_id);
+    }
     return Status::Ok();
   }
 
@@ -52,6 +56,7 @@ class MemoryStore final : public JudgmentStore {
 
   Result<int64_t> Prune(TimeMs cutoff) override {
     std::lock_guard lock(mu_);
+    claims_.Expire(cutoff);
     return static_cast<int64_t>(
         std::erase_if(rows_, [&](const auto& kv) { return kv.second.judged_at < cutoff; }));
   }
@@ -73,9 +78,23 @@ class MemoryStore final : public JudgmentStore {
     return out;
   }
 
+  Result<std::vector<std::string>> Claim(const std::vector<std::string>& ids,
+                                         const std::string& owner, TimeMs now_ms,
+                                         TimeMs lease_ms) override {
+    std::lock_guard lock(mu_);
+    return claims_.Claim(ids, owner, now_ms, lease_ms);
+  }
+
+  Status ReleaseClaims(const std::vector<std::string>& ids, const std::string& owner) override {
+    std::lock_guard lock(mu_);
+    claims_.Release(ids, owner);
+    return Status::Ok();
+  }
+
  private:
   std::mutex mu_;
   std::map<std::string, StoredJudgment> rows_;
+  ClaimTable claims_;
 };
 
 }  // namespace

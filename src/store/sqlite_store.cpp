@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "domain/cascade_codec.h"
+#include "store/claim_table.h"
 #include "store/judgment_store.h"
 
 namespace nunchi {
@@ -172,6 +173,7 @@ class SqliteStore final : public JudgmentStore {
       if (sqlite3_step(ins.get()) != SQLITE_DONE) return Rollback("insert");
     }
     if (sqlite3_step(Prepare("COMMIT").get()) != SQLITE_DONE) return Rollback("commit");
+    for (const StoredJudgment& r : rows) claims_.Stored(r.signal_id);
     return Status::Ok();
   }
 
@@ -223,6 +225,7 @@ class SqliteStore final : public JudgmentStore {
 
   Result<int64_t> Prune(TimeMs cutoff) override {
     std::lock_guard lock(mu_);
+    claims_.Expire(cutoff);
     Stmt q = Prepare("DELETE FROM judgments WHERE judged_at_ms < ?");
     sqlite3_bind_int64(q.get(), 1, cutoff);
     if (sqlite3_step(q.get()) != SQLITE_DONE) return Err("prune");
@@ -251,6 +254,20 @@ class SqliteStore final : public JudgmentStore {
     Stmt q(raw);
     if (!q || sqlite3_step(q.get()) != SQLITE_ROW) return -1;
     return sqlite3_column_int64(q.get(), 0);
+  }
+
+  // One replica owns a SQLite file, so its claims live in memory.
+  Result<std::vector<std::string>> Claim(const std::vector<std::string>& ids,
+                                         const std::string& owner, TimeMs now_ms,
+                                         TimeMs lease_ms) override {
+    std::lock_guard lock(mu_);
+    return claims_.Claim(ids, owner, now_ms, lease_ms);
+  }
+
+  Status ReleaseClaims(const std::vector<std::string>& ids, const std::string& owner) override {
+    std::lock_guard lock(mu_);
+    claims_.Release(ids, owner);
+    return Status::Ok();
   }
 
  private:
@@ -356,6 +373,7 @@ class SqliteStore final : public JudgmentStore {
   std::unique_ptr<sqlite3, DbDeleter> count_db_;  // read-only, for RowCount
   std::mutex count_mu_;
   std::string epoch_;
+  ClaimTable claims_;
 };
 
 }  // namespace

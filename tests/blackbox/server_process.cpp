@@ -15,6 +15,8 @@
 
 namespace nunchi::testing {
 
+std::function<std::vector<std::string>(const std::string&)> StoreArgs;
+
 std::string TempDir(const std::string& tag) {
   static int n = 0;
   auto dir = std::filesystem::temp_directory_path() /
@@ -40,6 +42,10 @@ ServerProcess::ServerProcess(std::string data_dir, std::vector<std::string> extr
   log_path_ = data_dir_ + "/server.log";
   std::vector<std::string> args = {NUNCHI_BINARY, "serve", "--port", "0", "--data-dir", data_dir_};
   args.insert(args.end(), extra.begin(), extra.end());
+  if (StoreArgs) {
+    std::vector<std::string> store = StoreArgs(data_dir_);
+    args.insert(args.end(), store.begin(), store.end());
+  }
   std::string error;
   if (!child_.Spawn(args, {"/dev/null", log_path_}, &error))
     throw std::runtime_error("cannot spawn nunchi: " + error);

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ class ServerProcess {
   ChildProcess child_;
   int port_ = 0;
 };
+
+// When set, every ServerProcess adds StoreArgs(data_dir) to its command line:
+// the contract tests on PostgreSQL give each data dir a database of its own
+// (`--store URL`), so a new data dir is still a new store with a new epoch.
+extern std::function<std::vector<std::string>(const std::string& data_dir)> StoreArgs;
 
 // A fresh empty directory under the temp dir.
 std::string TempDir(const std::string& tag);
