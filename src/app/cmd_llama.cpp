@@ -70,6 +70,10 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
       set("nunchi_llm_fallbacks_total", "Requests handed to the fallback judge.", c.fallbacks);
       set("nunchi_llm_deadline_exceeded_total", "Requests dropped at their deadline.",
           c.deadline_exceeded);
+      set("nunchi_llm_engine_faults_total",
+          "Failures caught on the engine thread (the engine went on).", c.faults);
+      set("nunchi_llm_engine_faulted_requests_total",
+          "Requests those failures answered with an internal error.", c.faulted_requests);
       m.Counter("nunchi_llm_decode_seconds_total", "Engine time inside llama_decode.")
           .Set(labels, double(c.decode_ns) * 1e-9);
       m.Counter("nunchi_llm_sample_seconds_total",

@@ -244,6 +244,9 @@ bool LlamaEngine::Step() {
     }
   }
   if (batch.size() == 0) return false;
+  if (options_.fault_hook) {
+    for (const auto& s : st.slots) options_.fault_hook(s->job->request);
+  }
   if (!Decode()) {
     // Out of KV space: give up on the biggest sequence so that the others
     // can go on.
@@ -256,6 +259,7 @@ bool LlamaEngine::Step() {
     return false;
   }
   last_progress_ns_ = NowNs();
+  consecutive_faults_ = 0;  // a decode went through
   for (size_t i = 0; i < st.slots.size(); ++i) {
     Slot& s = *st.slots[i];
     if (taken[i] == 0) continue;
