@@ -143,6 +143,8 @@ std::string FindBatchedBench(const std::string& flag) {
 
 struct Speeds {
   double prefill = 0, decode = 0;  // tokens per second, all sequences together
+  // nunchi only: engine thread time per llama_decode call and sampling per call.
+  double decode_ms_per_call = 0, sample_ms_per_call = 0;
 };
 
 // One llama-batched-bench run over every npl at one prompt length; its
@@ -247,30 +249,42 @@ int RunVersus(const BenchOptions& o) {
   int seed = 0;
   // Random token ids, as llama-batched-bench prompts are (no tokenizer cost).
   const int n_vocab_guess = 1000;
-  auto run = [&](int parallel, int npp, int gen) {
+  // One run of `parallel` sequences submitted together, as
+  // llama-batched-bench decodes them: prefill is the wall time until every
+  // prompt is decoded, decode the wall time from then until the last answer,
+  // over the tokens generated after the first (each needed one decode).
+  auto run = [&](int parallel, int npp, int gen) -> Speeds {
     std::vector<llama::EngineRequest> requests;
     for (int i = 0; i < parallel; ++i) {
       llama::EngineRequest req;
       ++seed;
       for (int k = 0; k < npp; ++k)
         req.prompt_tokens.push_back(100 + (seed * 7919 + k * 104729) % n_vocab_guess);
-      req.max_tokens = gen;
+      req.max_tokens = gen + 1;
       req.retry_on_loop = false;
       requests.push_back(std::move(req));
     }
+    const auto before = e.Counters();
     const auto t0 = std::chrono::steady_clock::now();
     auto futures = e.SubmitAll(std::move(requests));
-    for (auto& f : futures)
-      if (!f.get().ok()) return -1.0;
-    return Seconds(std::chrono::steady_clock::now() - t0);
+    llama::EngineClock::time_point prefilled{}, finished{};
+    int decoded = 0;
+    for (auto& f : futures) {
+      auto r = f.get();
+      if (!r.ok()) return {-1, -1};
+      prefilled = std::max(prefilled, r->prefilled_at);
+      finished = std::max(finished, r->finished_at);
+      decoded += std::max(0, r->generated_tokens - 1);
+    }
+    const auto after = e.Counters();
+    const double calls = std::max<double>(1, double(after.decode_calls - before.decode_calls));
+    return {parallel * npp / std::max(1e-9, Seconds(prefilled - t0)),
+            decoded / std::max(1e-9, Seconds(finished - prefilled)),
+            double(after.decode_ns - before.decode_ns) * 1e-6 / calls,
+            double(after.sample_ns - before.sample_ns) * 1e-6 / calls};
   };
   run(1, 16, 2);  // warm-up, as llama-batched-bench does
-  auto nunchi_shape = [&](int parallel, int npp) -> Speeds {
-    const double prefill = run(parallel, npp, 1);
-    const double total = run(parallel, npp, o.gen_tokens + 1);
-    if (prefill <= 0 || total <= 0) return {-1, -1};
-    return {parallel * npp / prefill, parallel * o.gen_tokens / std::max(1e-9, total - prefill)};
-  };
+  auto nunchi_shape = [&](int parallel, int npp) { return run(parallel, npp, o.gen_tokens); };
   std::map<std::pair<int, int>, std::vector<Speeds>> ours, theirs;
   for (int round = 1; round <= o.rounds; ++round) {
     for (const int npp : npps) {
@@ -289,9 +303,10 @@ int RunVersus(const BenchOptions& o) {
           (nunchi_turn ? ours : theirs)[{npp, npl}].push_back(sp);
           std::printf(
               "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
-              "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f}\n",
+              "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
+              "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f}\n",
               nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, npl, o.gen_tokens,
-              o.threads, sp.prefill, sp.decode);
+              o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call);
           std::fflush(stdout);
         }
       }

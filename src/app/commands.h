@@ -11,6 +11,9 @@ void AddJudgeCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
 void AddEvalExtractCommand(CLI::App& app);  // when built with image extraction
 void AddLlamaCommands(CLI::App& app);       // make-model, bench-engine: with llama.cpp
-void AddBenchCommand(CLI::App& app);        // bench: with src/bench (app/cmd_bench.h)
+// With llama.cpp: re-executes the binary once with OMP_WAIT_POLICY=passive
+// unless the OpenMP wait policy is set already (cmd_llama.cpp says why).
+void PreferPassiveOpenMp(char** argv);
+void AddBenchCommand(CLI::App& app);  // bench: with src/bench (app/cmd_bench.h)
 
 }  // namespace nunchi

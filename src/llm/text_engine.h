@@ -71,6 +71,10 @@ struct EngineResult {
   int forced_tokens = 0;
   int attempts = 1;             // 2 when the first generation looped
   bool tail_repeating = false;  // stopped at max_tokens with a repeating tail
+  // When the engine had decoded the whole prompt, and when it finished
+  // (for benchmarks: prefill and decode wall time from one run).
+  EngineClock::time_point prefilled_at{};
+  EngineClock::time_point finished_at{};
 };
 
 using LateResultFn = std::function<void(const Result<EngineResult>&)>;

@@ -84,6 +84,7 @@ void LlamaEngine::Finish(Slot& slot, Result<EngineResult> result) {
   st.pool->Release(slot.seq);
   counters_->cache_entries = st.cache->size();
   slot.seq = -1;
+  if (result.ok()) result->finished_at = EngineClock::now();
   Complete(*slot.job, std::move(result));
   slot.job.reset();
 }
@@ -269,6 +270,7 @@ bool LlamaEngine::Step() {
       Bump(counters_->prefill_computed, taken[i]);
       if (!s.pending.empty()) continue;
       s.prefilling = false;
+      s.result.prefilled_at = EngineClock::now();
       if (s.job->pin_prefix) {
         s.result.stop = StopReason::kPrefixOnly;
         Finish(s, s.result);
