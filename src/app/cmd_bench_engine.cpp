@@ -1,9 +1,17 @@
 #include "app/cmd_bench_engine.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <future>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +21,7 @@
 #include "engines/llama/engine.h"
 #include "engines/llama/llama_judge.h"
 #include "llm/schema.h"
+#include "ops/child_process.h"
 
 namespace nunchi {
 namespace {
@@ -26,7 +35,13 @@ struct BenchOptions {
   int repetitions = 3;
   int ctx_size = 2048;  // as llama-batched-bench -c 2048; raised when the run needs more
   int grow_cycles = 12;
-  std::string parts = "throughput,grammar,growing,dharma";
+  std::string parts = "versus,grammar,growing,dharma";
+  // versus: nunchi against llama-batched-bench, interleaved.
+  int rounds = 3;
+  std::string npp = "256,1024";  // prompt tokens per sequence
+  std::string npl = "1,4,8";     // sequences decoded together
+  int batch = 512;               // n_batch = n_ubatch, for both (nunchi serves with 512)
+  std::string batched_bench;     // the llama-batched-bench binary; "": found
   DharmaOptions dharma;
 };
 
@@ -97,6 +112,236 @@ int RunThroughput(const BenchOptions& o) {
         e.model_identity().c_str(), o.threads, parallel, o.prompt_tokens, o.gen_tokens, pp, tg);
     std::fflush(stdout);
   }
+  return 0;
+}
+
+std::vector<int> IntList(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(std::atoi(item.c_str()));
+  return out;
+}
+
+// llama-batched-bench of the pinned llama.cpp: --batched-bench,
+// $NUNCHI_LLAMA_BATCHED_BENCH, $NUNCHI_LLAMA_DIR/bin, then the bin/ of the
+// install this binary was built against (the one scripts/setup-llama.sh made).
+std::string FindBatchedBench(const std::string& flag) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> candidates = {flag};
+  if (const char* p = std::getenv("NUNCHI_LLAMA_BATCHED_BENCH")) candidates.emplace_back(p);
+  if (const char* d = std::getenv("NUNCHI_LLAMA_DIR"))
+    candidates.push_back(std::string(d) + "/bin/llama-batched-bench");
+#ifdef NUNCHI_LLAMA_BIN_DIR
+  candidates.push_back(std::string(NUNCHI_LLAMA_BIN_DIR) + "/llama-batched-bench");
+#endif
+  std::error_code ec;
+  for (const auto& c : candidates)
+    if (!c.empty() && fs::exists(c, ec)) return c;
+  return "";
+}
+
+struct Speeds {
+  double prefill = 0, decode = 0;  // tokens per second, all sequences together
+  // nunchi only: engine thread time per llama_decode call and sampling per call.
+  double decode_ms_per_call = 0, sample_ms_per_call = 0;
+};
+
+// One llama-batched-bench run over every npl at one prompt length; its
+// jsonl lines by npl. Empty on failure (*error says why).
+std::map<int, Speeds> RunBatchedBench(const std::string& bin, const BenchOptions& o, int npp,
+                                      int ctx, std::string* error) {
+  const std::string out = (std::filesystem::temp_directory_path() /
+                           ("nunchi-batched-bench-" + std::to_string(getpid()) + ".log"))
+                              .string();
+  std::vector<std::string> argv = {bin,
+                                   "-m",
+                                   o.model,
+                                   "-t",
+                                   std::to_string(o.threads),
+                                   "-c",
+                                   std::to_string(ctx),
+                                   "-b",
+                                   std::to_string(o.batch),
+                                   "-ub",
+                                   std::to_string(o.batch),
+                                   "-npp",
+                                   std::to_string(npp),
+                                   "-ntg",
+                                   std::to_string(o.gen_tokens),
+                                   "-npl",
+                                   o.npl,
+                                   "-fa",
+                                   "off",
+                                   "--output-format",
+                                   "jsonl"};
+  ChildProcess child;
+  std::map<int, Speeds> got;
+  if (!child.Spawn(argv, SpawnOptions(out), error)) return got;
+  int code = -1;
+  while (!child.Exited(&code)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::ifstream f(out);
+  auto number = [](const std::string& line, const std::string& key) {
+    const size_t at = line.find("\"" + key + "\":");
+    return at == std::string::npos ? -1.0 : std::atof(line.c_str() + at + key.size() + 3);
+  };
+  std::string all;
+  for (std::string line; std::getline(f, line);) {
+    all += line + "\n";
+    if (line.find("\"speed_tg\"") == std::string::npos) continue;
+    got[static_cast<int>(number(line, "pl"))] = {number(line, "speed_pp"),
+                                                 number(line, "speed_tg")};
+  }
+  std::filesystem::remove(out);
+  if (code != 0 || got.empty()) {
+    *error = "llama-batched-bench exited " + std::to_string(code) + ": " +
+             all.substr(all.size() > 1500 ? all.size() - 1500 : 0);
+    got.clear();
+  }
+  return got;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+double Best(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+// nunchi against llama-batched-bench on the same model, threads, context,
+// batch and shapes (npl sequences x npp prompt tokens, gen_tokens generated),
+// interleaved: each round runs both at each prompt length, the order flipped
+// every round, so that a noisy machine hits both alike. Prints one JSON line
+// per measurement, one per shape with the best-of and median ratios, and the
+// table of those ratios.
+int RunVersus(const BenchOptions& o) {
+  const std::string bin = FindBatchedBench(o.batched_bench);
+  if (bin.empty()) {
+    std::fprintf(stderr,
+                 "bench-engine: llama-batched-bench not found (--batched-bench, "
+                 "$NUNCHI_LLAMA_BATCHED_BENCH or $NUNCHI_LLAMA_DIR/bin)\n");
+    return 1;
+  }
+  const std::vector<int> npps = IntList(o.npp), npls = IntList(o.npl);
+  if (npps.empty() || npls.empty()) return std::fprintf(stderr, "bench-engine: no shapes\n"), 1;
+  const int max_npl = *std::max_element(npls.begin(), npls.end());
+  const int max_npp = *std::max_element(npps.begin(), npps.end());
+  // Both get the same KV cells, split into one stream per sequence.
+  const int ctx = max_npl * (max_npp + o.gen_tokens + 32);
+  llama::EngineOptions eo;
+  eo.model_path = o.model;
+  eo.threads = o.threads;
+  eo.max_active = max_npl;
+  eo.max_cached = 2;
+  eo.cache_budget_bytes = 0;  // no prefix reuse: every prompt is computed
+  eo.n_ctx = ctx;
+  eo.n_batch = o.batch;
+  eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
+  eo.guard.short_min_span = 1u << 30;
+  auto engine = llama::LlamaEngine::Create(eo);
+  if (!engine.ok()) {
+    std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str());
+    return 1;
+  }
+  auto& e = **engine;
+  int seed = 0;
+  // Random token ids, as llama-batched-bench prompts are (no tokenizer cost).
+  const int n_vocab_guess = 1000;
+  // One run of `parallel` sequences submitted together, as
+  // llama-batched-bench decodes them: prefill is the wall time until every
+  // prompt is decoded, decode the wall time from then until the last answer,
+  // over the tokens generated after the first (each needed one decode).
+  auto run = [&](int parallel, int npp, int gen) -> Speeds {
+    std::vector<llama::EngineRequest> requests;
+    for (int i = 0; i < parallel; ++i) {
+      llama::EngineRequest req;
+      ++seed;
+      for (int k = 0; k < npp; ++k)
+        req.prompt_tokens.push_back(100 + (seed * 7919 + k * 104729) % n_vocab_guess);
+      req.max_tokens = gen + 1;
+      req.retry_on_loop = false;
+      requests.push_back(std::move(req));
+    }
+    const auto before = e.Counters();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto futures = e.SubmitAll(std::move(requests));
+    llama::EngineClock::time_point prefilled{}, finished{};
+    int decoded = 0;
+    for (auto& f : futures) {
+      auto r = f.get();
+      if (!r.ok()) return {-1, -1};
+      prefilled = std::max(prefilled, r->prefilled_at);
+      finished = std::max(finished, r->finished_at);
+      decoded += std::max(0, r->generated_tokens - 1);
+    }
+    const auto after = e.Counters();
+    const double calls = std::max<double>(1, double(after.decode_calls - before.decode_calls));
+    return {parallel * npp / std::max(1e-9, Seconds(prefilled - t0)),
+            decoded / std::max(1e-9, Seconds(finished - prefilled)),
+            double(after.decode_ns - before.decode_ns) * 1e-6 / calls,
+            double(after.sample_ns - before.sample_ns) * 1e-6 / calls};
+  };
+  run(1, 16, 2);  // warm-up, as llama-batched-bench does
+  auto nunchi_shape = [&](int parallel, int npp) { return run(parallel, npp, o.gen_tokens); };
+  std::map<std::pair<int, int>, std::vector<Speeds>> ours, theirs;
+  for (int round = 1; round <= o.rounds; ++round) {
+    for (const int npp : npps) {
+      for (int turn = 0; turn < 2; ++turn) {
+        const bool nunchi_turn = (turn == 0) == (round % 2 == 1);
+        std::map<int, Speeds> measured;
+        if (nunchi_turn) {
+          for (const int npl : npls) measured[npl] = nunchi_shape(npl, npp);
+        } else {
+          std::string error;
+          measured = RunBatchedBench(bin, o, npp, ctx, &error);
+          if (measured.empty()) return std::fprintf(stderr, "bench-engine: %s\n", error.c_str()), 1;
+        }
+        for (const auto& [npl, sp] : measured) {
+          if (sp.prefill <= 0) return std::fprintf(stderr, "bench-engine: a request failed\n"), 1;
+          (nunchi_turn ? ours : theirs)[{npp, npl}].push_back(sp);
+          std::printf(
+              "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
+              "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
+              "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f}\n",
+              nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, npl, o.gen_tokens,
+              o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call);
+          std::fflush(stdout);
+        }
+      }
+    }
+  }
+  std::string table =
+      "| PP | B | nunchi PP t/s (best / median) | llama PP t/s (best / median) | PP ratio best | "
+      "PP ratio median | nunchi TG t/s (best / median) | llama TG t/s (best / median) | "
+      "TG ratio best | TG ratio median |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const int npp : npps) {
+    for (const int npl : npls) {
+      std::vector<double> op, od, tp, td;
+      for (const auto& sp : ours[{npp, npl}]) op.push_back(sp.prefill), od.push_back(sp.decode);
+      for (const auto& sp : theirs[{npp, npl}]) tp.push_back(sp.prefill), td.push_back(sp.decode);
+      if (op.empty() || tp.empty()) continue;
+      const double pp_best = Best(op) / Best(tp), pp_med = Median(op) / Median(tp);
+      const double tg_best = Best(od) / Best(td), tg_med = Median(od) / Median(td);
+      std::printf(
+          "{\"part\":\"versus-summary\",\"npp\":%d,\"npl\":%d,\"ntg\":%d,\"rounds\":%d,"
+          "\"prefill_ratio_best\":%.3f,\"prefill_ratio_median\":%.3f,"
+          "\"decode_ratio_best\":%.3f,\"decode_ratio_median\":%.3f}\n",
+          npp, npl, o.gen_tokens, o.rounds, pp_best, pp_med, tg_best, tg_med);
+      char row[512];
+      std::snprintf(row, sizeof row,
+                    "| %d | %d | %.1f / %.1f | %.1f / %.1f | %.2f | %.2f | %.1f / %.1f | "
+                    "%.1f / %.1f | %.2f | %.2f |\n",
+                    npp, npl, Best(op), Median(op), Best(tp), Median(tp), pp_best, pp_med, Best(od),
+                    Median(od), Best(td), Median(td), tg_best, tg_med);
+      table += row;
+    }
+  }
+  // The table goes to stderr so that stdout stays one JSON object per line.
+  std::fprintf(stderr,
+               "\nnunchi / llama-batched-bench (%s), %d threads, %d generated, %d rounds\n%s",
+               bin.c_str(), o.threads, o.gen_tokens, o.rounds, table.c_str());
   return 0;
 }
 
@@ -244,6 +489,7 @@ int RunGrowing(const BenchOptions& o) {
 int RunBench(const BenchOptions& o) {
   const auto wanted = [&](const char* part) { return o.parts.find(part) != std::string::npos; };
   if (int rc = wanted("throughput") ? RunThroughput(o) : 0; rc != 0) return rc;
+  if (int rc = wanted("versus") ? RunVersus(o) : 0; rc != 0) return rc;
   if (int rc = wanted("grammar") ? RunGrammar(o) : 0; rc != 0) return rc;
   if (int rc = wanted("growing") && o.grow_cycles > 1 ? RunGrowing(o) : 0; rc != 0) return rc;
   if (!wanted("dharma")) return 0;
@@ -269,8 +515,24 @@ void AddBenchEngineCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--grow-cycles", o->grow_cycles, "Cycles of the growing bundle")
       ->capture_default_str();
-  cmd->add_option("--parts", o->parts, "Which measurements, comma-separated")
+  cmd->add_option("--parts", o->parts,
+                  "Which measurements, comma-separated: versus, throughput, grammar, growing, "
+                  "dharma")
       ->capture_default_str();
+  cmd->add_option("--rounds", o->rounds,
+                  "versus: interleaved rounds of nunchi and llama-batched-bench")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--npp", o->npp, "versus: prompt tokens per sequence, comma-separated")
+      ->capture_default_str();
+  cmd->add_option("--npl", o->npl, "versus: sequences decoded together, comma-separated")
+      ->capture_default_str();
+  cmd->add_option("--batch", o->batch, "versus: n_batch = n_ubatch for both engines")
+      ->check(CLI::Range(16, 65536))
+      ->capture_default_str();
+  cmd->add_option("--batched-bench", o->batched_bench,
+                  "versus: llama-batched-bench binary (default: $NUNCHI_LLAMA_BATCHED_BENCH, "
+                  "$NUNCHI_LLAMA_DIR/bin, or the pinned install this binary was built with)");
   DharmaOptions& d = o->dharma;
   cmd->add_option("--dharma-batch", d.batch, "Requests in a Dharma batch")->capture_default_str();
   cmd->add_option("--dharma-loop-share", d.loop_share, "Share of them that loop")

@@ -1,5 +1,9 @@
 // Commands and judge wiring that exist only with llama.cpp: make-model,
-// bench-engine, and the in-process judge of the chain.
+// bench-engine, the in-process judge of the chain, and the OpenMP wait
+// policy the engine runs best under.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <thread>
 
 #include "app/cmd_bench_engine.h"
@@ -11,6 +15,21 @@
 #include "llm/prompt.h"
 
 namespace nunchi {
+
+void PreferPassiveOpenMp(char** argv) {
+  // llama.cpp's CPU backend syncs its threads at an OpenMP barrier after
+  // every op. libgomp spins there by default; on a machine with more
+  // runnable threads than cores the engine's decode then ran 4-10x slower
+  // than with sleeping waits (docs/benchmarks.md, "OpenMP wait policy").
+  // libgomp reads the policy once, when it loads: set it and start again.
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT") ||
+      std::getenv("NUNCHI_OMP_SET"))
+    return;
+  setenv("OMP_WAIT_POLICY", "passive", 1);
+  setenv("NUNCHI_OMP_SET", "1", 1);
+  execv("/proc/self/exe", argv);
+  // exec failed: carry on under the spinning default.
+}
 
 void AddLlamaCommands(CLI::App& app) {
   AddMakeModelCommand(app);
@@ -70,6 +89,10 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
       set("nunchi_llm_fallbacks_total", "Requests handed to the fallback judge.", c.fallbacks);
       set("nunchi_llm_deadline_exceeded_total", "Requests dropped at their deadline.",
           c.deadline_exceeded);
+      set("nunchi_llm_engine_faults_total",
+          "Failures caught on the engine thread (the engine went on).", c.faults);
+      set("nunchi_llm_engine_faulted_requests_total",
+          "Requests those failures answered with an internal error.", c.faulted_requests);
       m.Counter("nunchi_llm_decode_seconds_total", "Engine time inside llama_decode.")
           .Set(labels, double(c.decode_ns) * 1e-9);
       m.Counter("nunchi_llm_sample_seconds_total",

@@ -147,7 +147,7 @@ int RunServe(const ServeOptions& o) {
   // model in memory); declared before the server, which it must outlive.
   std::shared_ptr<extract::CandidateChooser> chooser;
 #ifdef NUNCHI_HAVE_CHOOSERS
-  if (std::shared_ptr<void> engine = (*chain)->llama_engine()) {
+  if (auto engine = (*chain)->llama_engine()) {
     auto made = MakeLlamaChooser(engine, {.timeout_ms = o.chooser_timeout_ms}, &metrics);
     if (!made.ok()) {
       std::cerr << "nunchi: extraction chooser: " << made.status().ToString() << "\n";

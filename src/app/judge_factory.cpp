@@ -25,14 +25,14 @@ class Chain : public JudgeChain {
  public:
   Judge& judge() override { return cascade_ ? static_cast<Judge&>(*cascade_) : *router_; }
   std::string describe() const override { return description_; }
-  std::shared_ptr<void> llama_engine() const override { return llama_engine_; }
+  std::shared_ptr<llm::TextEngine> llama_engine() const override { return llama_engine_; }
 
   std::vector<std::shared_ptr<void>> keep_alive_;  // engines the judges point into
   std::vector<std::shared_ptr<Judge>> judges_;
   std::unique_ptr<judges::Router> router_;
   std::unique_ptr<judges::Cascade> cascade_;  // destroyed first: it borrows judges_
   std::string description_;
-  std::shared_ptr<void> llama_engine_;
+  std::shared_ptr<llm::TextEngine> llama_engine_;
 };
 
 std::vector<std::string> Split(const std::string& s) {

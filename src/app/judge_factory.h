@@ -14,6 +14,10 @@
 #include "judges/judge.h"
 #include "ops/metrics.h"
 
+namespace nunchi::llm {
+class TextEngine;  // llm/text_engine.h
+}  // namespace nunchi::llm
+
 namespace nunchi {
 
 struct JudgeOptions {
@@ -64,9 +68,9 @@ class JudgeChain {
   virtual Judge& judge() = 0;
   // Human-readable description, e.g. "llama(model.gguf) > default".
   virtual std::string describe() const = 0;
-  // The in-process engine (a llama::LlamaEngine) when the chain runs one, so
-  // that other users of the model (the extraction chooser) share it; else null.
-  virtual std::shared_ptr<void> llama_engine() const { return nullptr; }
+  // The in-process engine when the chain runs one, so that other users of the
+  // model (the extraction chooser) share it; else null.
+  virtual std::shared_ptr<llm::TextEngine> llama_engine() const { return nullptr; }
 };
 
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& opts,

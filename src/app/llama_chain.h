@@ -7,11 +7,12 @@
 #include <memory>
 
 #include "app/judge_factory.h"
+#include "llm/text_engine.h"
 
 namespace nunchi {
 
 struct LlamaChainParts {
-  std::shared_ptr<void> engine;  // must outlive judge
+  std::shared_ptr<llm::TextEngine> engine;  // must outlive judge
   std::shared_ptr<Judge> judge;
 };
 

@@ -12,7 +12,7 @@ namespace {
 using choosers::LlamaCandidateChooser;
 
 struct Holder {
-  std::shared_ptr<void> engine;  // declared first: destroyed after the chooser
+  std::shared_ptr<llm::TextEngine> engine;  // declared first: destroyed after the chooser
   std::unique_ptr<LlamaCandidateChooser> chooser;
 };
 
@@ -43,11 +43,10 @@ void ExportCounters(const std::shared_ptr<extract::CandidateChooser>& shared,
 
 }  // namespace
 
-Result<std::shared_ptr<extract::CandidateChooser>> MakeLlamaChooser(std::shared_ptr<void> engine,
-                                                                    const ChooserFlags& flags,
-                                                                    MetricsRegistry* metrics) {
+Result<std::shared_ptr<extract::CandidateChooser>> MakeLlamaChooser(
+    std::shared_ptr<llm::TextEngine> engine, const ChooserFlags& flags, MetricsRegistry* metrics) {
   if (!engine) return Status(ErrorCode::kInvalidArgument, "no llama.cpp engine");
-  auto* typed = static_cast<llama::LlamaEngine*>(engine.get());
+  llm::TextEngine* typed = engine.get();
   choosers::LlamaChooserOptions options;
   options.timeout = std::chrono::milliseconds(flags.timeout_ms);
   auto chooser = LlamaCandidateChooser::Create(typed, options);

@@ -11,6 +11,7 @@
 
 #include "domain/status.h"
 #include "extract/candidate_chooser.h"
+#include "llm/text_engine.h"
 #include "ops/metrics.h"
 
 namespace nunchi {
@@ -19,11 +20,10 @@ struct ChooserFlags {
   int timeout_ms = 2000;  // per call; then the rules' choice stands
 };
 
-// A chooser on `engine` (a llama::LlamaEngine, as JudgeChain::llama_engine
-// gives it); the chooser keeps the engine alive. metrics may be null.
-Result<std::shared_ptr<extract::CandidateChooser>> MakeLlamaChooser(std::shared_ptr<void> engine,
-                                                                    const ChooserFlags& flags,
-                                                                    MetricsRegistry* metrics);
+// A chooser on `engine` (as JudgeChain::llama_engine gives it); the chooser
+// keeps the engine alive. metrics may be null.
+Result<std::shared_ptr<extract::CandidateChooser>> MakeLlamaChooser(
+    std::shared_ptr<llm::TextEngine> engine, const ChooserFlags& flags, MetricsRegistry* metrics);
 
 // Loads model_path into a small engine of its own (threads 0: all cores) and
 // puts a chooser on it.

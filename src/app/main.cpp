@@ -6,6 +6,9 @@
 #include "app/config.h"
 
 int main(int argc, char** argv) {
+#ifdef NUNCHI_HAVE_LLAMA
+  nunchi::PreferPassiveOpenMp(argv);  // may exec this binary again, once
+#endif
   // Tesseract's OpenMP threads would oversubscribe the cores next to the
   // extractor's own OCR engines; one each unless the user says otherwise.
   setenv("OMP_THREAD_LIMIT", "1", /*overwrite=*/0);

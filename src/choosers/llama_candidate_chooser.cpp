@@ -8,15 +8,14 @@
 
 namespace nunchi::choosers {
 
-LlamaCandidateChooser::LlamaCandidateChooser(llama::LlamaEngine* engine,
-                                             LlamaChooserOptions options)
+LlamaCandidateChooser::LlamaCandidateChooser(llm::TextEngine* engine, LlamaChooserOptions options)
     : engine_(engine), options_(options) {
   options_.max_candidates = std::max<size_t>(options_.max_candidates, 2);
   for (size_t n = 0; n <= options_.max_candidates; ++n) grammars_.push_back(ChoiceGrammar(n));
 }
 
 Result<std::unique_ptr<LlamaCandidateChooser>> LlamaCandidateChooser::Create(
-    llama::LlamaEngine* engine, LlamaChooserOptions options) {
+    llm::TextEngine* engine, LlamaChooserOptions options) {
   std::unique_ptr<LlamaCandidateChooser> chooser(new LlamaCandidateChooser(engine, options));
   // The system message alone is a prefix of every rendered chat: compute it once.
   auto prefix = engine->ApplyChatTemplate({{"system", kChooserPrompt.system}},
@@ -28,7 +27,7 @@ Result<std::unique_ptr<LlamaCandidateChooser>> LlamaCandidateChooser::Create(
 
 std::string_view LlamaCandidateChooser::prompt_version() const { return kChooserPrompt.version; }
 
-Result<llama::EngineRequest> LlamaCandidateChooser::BuildRequest(
+Result<llm::EngineRequest> LlamaCandidateChooser::BuildRequest(
     const std::string& field, const std::vector<extract::Candidate>& candidates,
     const std::string& ocr_text, std::vector<size_t>* shown) const {
   *shown = ShownCandidates(candidates, options_.max_candidates);
@@ -38,7 +37,7 @@ Result<llama::EngineRequest> LlamaCandidateChooser::BuildRequest(
   auto chat = engine_->ApplyChatTemplate({{"system", kChooserPrompt.system}, {"user", user}},
                                          /*add_assistant=*/true);
   if (!chat.ok()) return chat.status();
-  llama::EngineRequest req;
+  llm::EngineRequest req;
   req.prompt = std::move(*chat);
   req.grammar = grammars_[shown->size()];
   // Every token carries at least one byte: the grammar always ends first.
@@ -62,7 +61,7 @@ std::optional<size_t> LlamaCandidateChooser::Choose(
     ++errors_;
     return std::nullopt;
   }
-  req->deadline = llama::EngineClock::now() + options_.timeout;
+  req->deadline = llm::EngineClock::now() + options_.timeout;
   auto result = engine_->Run(std::move(*req));
   if (!result.ok()) {
     ++(result.status().code() == ErrorCode::kDeadlineExceeded ? timeouts_ : errors_);

@@ -1,5 +1,6 @@
 // LlamaCandidateChooser: the extractor's CandidateChooser
-// (extract/candidate_chooser.h) backed by the in-process LlamaEngine. When
+// (extract/candidate_chooser.h) backed by a text engine (llm/text_engine.h:
+// the in-process LlamaEngine, or a fake in unit tests). When
 // the field rules are unsure, it shows the model the field, the OCR text and
 // the numbered candidates (prompt prompts/choose-v1/) and lets it answer only
 // {"choice":N} or {"choice":null} under a GBNF grammar (choice_grammar.h), so
@@ -24,8 +25,8 @@
 #include <vector>
 
 #include "domain/status.h"
-#include "engines/llama/engine.h"
 #include "extract/candidate_chooser.h"
+#include "llm/text_engine.h"
 
 namespace nunchi::choosers {
 
@@ -49,7 +50,7 @@ class LlamaCandidateChooser : public extract::CandidateChooser {
  public:
   // Computes the instructions once into a pinned prefix-cache entry.
   // Engine errors (kUnavailable, ...) on failure.
-  static Result<std::unique_ptr<LlamaCandidateChooser>> Create(llama::LlamaEngine* engine,
+  static Result<std::unique_ptr<LlamaCandidateChooser>> Create(llm::TextEngine* engine,
                                                                LlamaChooserOptions options = {});
 
   std::optional<size_t> Choose(const std::string& field,
@@ -62,15 +63,15 @@ class LlamaCandidateChooser : public extract::CandidateChooser {
 
   // The engine request Choose runs (deadline unset) and, in *shown, the index
   // in `candidates` of each numbered candidate. For tests and tools.
-  Result<llama::EngineRequest> BuildRequest(const std::string& field,
-                                            const std::vector<extract::Candidate>& candidates,
-                                            const std::string& ocr_text,
-                                            std::vector<size_t>* shown) const;
+  Result<llm::EngineRequest> BuildRequest(const std::string& field,
+                                          const std::vector<extract::Candidate>& candidates,
+                                          const std::string& ocr_text,
+                                          std::vector<size_t>* shown) const;
 
  private:
-  LlamaCandidateChooser(llama::LlamaEngine* engine, LlamaChooserOptions options);
+  LlamaCandidateChooser(llm::TextEngine* engine, LlamaChooserOptions options);
 
-  llama::LlamaEngine* engine_;
+  llm::TextEngine* engine_;
   LlamaChooserOptions options_;
   std::vector<std::string> grammars_;  // by number of shown candidates
   std::atomic<uint64_t> calls_{0}, picks_{0}, overrides_{0}, kept_{0}, timeouts_{0}, errors_{0};

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
 
 #include "engines/llama/engine_internal.h"
@@ -17,10 +19,17 @@ int64_t NowNs() {
       .count();
 }
 
-// Min-heap on deadline: the earliest deadline is at the front.
+// Heap order: the highest priority, then the earliest deadline, at the front.
 bool LaterDeadline(const std::unique_ptr<LlamaEngine::Job>& a,
                    const std::unique_ptr<LlamaEngine::Job>& b) {
+  if (a->request.priority != b->request.priority) return a->request.priority < b->request.priority;
   return a->request.deadline > b->request.deadline;
+}
+
+// Answers a job that never reached the engine thread.
+void AnswerNow(LlamaEngine::Job& job, Status status) {
+  job.done = true;
+  job.promise.set_value(std::move(status));
 }
 
 std::string SafeName(std::string s) {
@@ -119,16 +128,19 @@ std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
   std::vector<std::unique_ptr<Job>> jobs;
   for (auto& request : requests) {
     auto job = std::make_unique<Job>();
-    job->prompt = st_->vocab.Tokenize(request.prompt, /*parse_special=*/true);
+    job->faulted = &counters_->faulted_requests;
+    job->prompt =
+        request.prompt_tokens.empty()
+            ? st_->vocab.Tokenize(request.prompt, /*parse_special=*/true)
+            : std::vector<llama_token>(request.prompt_tokens.begin(), request.prompt_tokens.end());
     job->request = std::move(request);
     job->on_late = on_late;
     // The token cap is a bound, not a reservation: only the prompt must fit.
     futures.push_back(job->promise.get_future());
     if (job->prompt.empty()) {
-      job->promise.set_value(Status(ErrorCode::kInvalidArgument, "empty prompt"));
+      AnswerNow(*job, Status(ErrorCode::kInvalidArgument, "empty prompt"));
     } else if (static_cast<int>(job->prompt.size()) + 16 > n_ctx_seq_) {
-      job->promise.set_value(
-          Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
+      AnswerNow(*job, Status(ErrorCode::kInvalidArgument, "prompt too long for the context"));
     } else {
       jobs.push_back(std::move(job));
     }
@@ -136,11 +148,14 @@ std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
   {
     std::lock_guard lock(mu_);
     for (auto& job : jobs) {
-      if (stopping_) {
-        job->promise.set_value(Status(ErrorCode::kUnavailable, "engine stopped"));
+      if (failed_) {
+        Bump(counters_->fallbacks);
+        AnswerNow(*job, Status(ErrorCode::kUnavailable, "engine failed"));
+      } else if (stopping_) {
+        AnswerNow(*job, Status(ErrorCode::kUnavailable, "engine stopped"));
       } else if (queue_.size() >= options_.queue_capacity) {
         Bump(counters_->fallbacks);
-        job->promise.set_value(Status(ErrorCode::kUnavailable, "engine queue full"));
+        AnswerNow(*job, Status(ErrorCode::kUnavailable, "engine queue full"));
       } else {
         Bump(counters_->requests);
         queue_.push_back(std::move(job));
@@ -152,27 +167,21 @@ std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
   return futures;
 }
 
-Result<EngineResult> LlamaEngine::Run(EngineRequest request, LateResultFn on_late) {
-  const auto deadline = request.deadline;
-  auto future = Submit(std::move(request), std::move(on_late));
-  if (deadline != EngineClock::time_point::max() &&
-      future.wait_until(deadline) == std::future_status::timeout) {
-    return Status(ErrorCode::kDeadlineExceeded, "engine: deadline passed");
-  }
-  return future.get();
-}
-
 Status LlamaEngine::WarmPrefix(const std::string& text) {
   auto job = std::make_unique<Job>();
   job->prompt = st_->vocab.Tokenize(text, /*parse_special=*/true);
   if (job->prompt.empty()) return Status(ErrorCode::kInvalidArgument, "empty prefix");
+  job->faulted = &counters_->faulted_requests;
   job->pin_prefix = true;
   job->request.max_tokens = 0;
   job->request.id = "prefix";
   auto future = job->promise.get_future();
   {
     std::lock_guard lock(mu_);
-    if (stopping_) return Status(ErrorCode::kUnavailable, "engine stopped");
+    if (failed_ || stopping_) {
+      job->done = true;
+      return Status(ErrorCode::kUnavailable, failed_ ? "engine failed" : "engine stopped");
+    }
     queue_.push_back(std::move(job));
     std::push_heap(queue_.begin(), queue_.end(), LaterDeadline);
   }
@@ -202,10 +211,6 @@ Result<std::string> LlamaEngine::ApplyChatTemplate(
   return buf;
 }
 
-int LlamaEngine::CountTokens(const std::string& text) const {
-  return static_cast<int>(st_->vocab.Tokenize(text, true).size());
-}
-
 std::vector<int32_t> LlamaEngine::Tokenize(const std::string& text) const {
   return st_->vocab.Tokenize(text, true);
 }
@@ -229,13 +234,15 @@ EngineCounters LlamaEngine::Counters() const {
           g(c.cache_entries),
           g(c.cache_loaded),
           g(c.decode_ns),
-          g(c.sample_ns)};
+          g(c.sample_ns),
+          g(c.faults),
+          g(c.faulted_requests)};
 }
 
 bool LlamaEngine::Ready() const {
   {
     std::lock_guard lock(mu_);
-    if (stopping_) return false;
+    if (stopping_ || failed_) return false;
   }
   if (!busy_.load()) return true;
   const int64_t idle_ns = NowNs() - last_progress_ns_.load();
@@ -253,7 +260,21 @@ void LlamaEngine::Complete(Job& job, Result<EngineResult> result) {
   const bool late = EngineClock::now() > job.request.deadline;
   if (!result.ok()) Bump(counters_->fallbacks);
   if (late && result.ok()) Bump(counters_->deadline_exceeded);
-  if (late && job.on_late) job.on_late(result);
+  if (late && job.on_late) {
+    // The caller's code on the engine thread: what it throws is its fault,
+    // counted, and the request still gets its result.
+    try {
+      job.on_late(result);
+    } catch (const std::exception& e) {
+      Bump(counters_->faults);
+      std::fprintf(stderr, "nunchi: llama engine: late-result callback of %s threw: %s\n",
+                   job.request.id.c_str(), e.what());
+    } catch (...) {
+      Bump(counters_->faults);
+      std::fprintf(stderr, "nunchi: llama engine: late-result callback of %s threw\n",
+                   job.request.id.c_str());
+    }
+  }
   job.promise.set_value(std::move(result));
 }
 
@@ -286,22 +307,96 @@ void LlamaEngine::Loop() {
       }
       busy_ = true;
     }
-    DropExpired();
-    AdmitJobs();
-    if (!st_->slots.empty()) Step();
+    // Everything below runs the model and callers' callbacks: a throw fails
+    // this step's requests, not the process.
+    try {
+      DropExpired();
+      AdmitJobs();
+      if (!st_->slots.empty()) Step();
+    } catch (const std::exception& e) {
+      OnFault(e.what());
+    } catch (...) {
+      OnFault("unknown exception");
+    }
+    {
+      std::lock_guard lock(mu_);
+      if (failed_) break;
+    }
   }
-  // Shutdown: answer everything, then persist the cache.
-  for (auto& slot : st_->slots) {
-    Finish(*slot, Status(ErrorCode::kUnavailable, "engine stopped"));
+  bool failed = false;
+  {
+    std::lock_guard lock(mu_);
+    failed = failed_;
   }
-  st_->slots.clear();
+  const Status gone(ErrorCode::kUnavailable, failed ? "engine failed" : "engine stopped");
+  // Shutdown: answer everything, then persist the cache (not after a failure:
+  // the state it would save is not to be trusted).
+  try {
+    for (auto& slot : st_->slots) {
+      if (slot->job) Finish(*slot, gone);
+    }
+  } catch (...) {
+    failed = true;
+  }
+  st_->slots.clear();  // unanswered jobs answer kInternal as they go (Job::~Job)
   std::vector<std::unique_ptr<Job>> rest;
   {
     std::lock_guard lock(mu_);
     rest.swap(queue_);
   }
-  for (auto& job : rest) Complete(*job, Status(ErrorCode::kUnavailable, "engine stopped"));
-  if (!st_->cache_dir.empty()) st_->cache->Save(st_->cache_dir);
+  for (auto& job : rest) {
+    try {
+      Complete(*job, gone);
+    } catch (...) {
+    }
+  }
+  if (!failed && !st_->cache_dir.empty()) {
+    try {
+      st_->cache->Save(st_->cache_dir);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nunchi: llama engine: saving the prefix cache failed: %s\n", e.what());
+    }
+  }
+}
+
+void LlamaEngine::MarkFailed() {
+  {
+    std::lock_guard lock(mu_);
+    failed_ = true;
+  }
+  std::fprintf(stderr,
+               "nunchi: llama engine: failed for good; not ready, requests answer kUnavailable\n");
+  cv_.notify_all();
+}
+
+void LlamaEngine::OnFault(const std::string& what) {
+  Bump(counters_->faults);
+  ++consecutive_faults_;
+  bool fatal = consecutive_faults_ >= std::max(1, options_.max_consecutive_faults);
+  std::fprintf(stderr, "nunchi: llama engine: fault on the engine thread (%d in a row): %s\n",
+               consecutive_faults_, what.c_str());
+  // The step's sequences are in an unknown state: clear them, keep nothing
+  // of them in the prefix cache, and answer their requests.
+  const Status failed(ErrorCode::kInternal, "engine fault: " + what);
+  llama_memory_t mem = llama_get_memory(st_->ctx.get());
+  for (auto& slot : st_->slots) {
+    if (!slot->job) continue;
+    try {
+      if (slot->seq >= 0) {
+        llama_memory_seq_rm(mem, slot->seq, -1, -1);
+        st_->pool->Release(slot->seq);
+        slot->seq = -1;
+      }
+      Bump(counters_->faulted_requests);
+      Complete(*slot->job, failed);
+    } catch (...) {
+      fatal = true;  // cannot even clear up: give up
+    }
+    slot->job.reset();  // answers kInternal if Complete did not
+  }
+  st_->slots.clear();
+  st_->batch->Clear();
+  if (fatal) MarkFailed();
 }
 
 void LlamaEngine::DropExpired() {

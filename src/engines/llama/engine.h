@@ -21,6 +21,15 @@
 // the process is alive. Counters are atomics: reading them never waits
 // behind inference.
 //
+// Faults: the engine thread catches everything. An exception inside a step
+// fails the requests of that step with kInternal (their sequences are
+// cleared, nothing of them enters the prefix cache), is logged and counted
+// (faults, faulted_requests) and the loop goes on. One thrown by a caller's
+// on_late callback is counted too and the request still gets its result.
+// After max_consecutive_faults faulting steps in a row, or a fault while
+// clearing up after one, the engine marks itself failed: Ready() is false for
+// good and every pending and later request answers kUnavailable.
+//
 // Thread-safety: every public method may be called from any thread.
 // Destruction stops the thread, answers what is pending with kUnavailable and
 // saves the prefix cache when a cache_dir is set.
@@ -42,10 +51,17 @@
 #include "engines/llama/loop_hold.h"
 #include "engines/llama/sampling.h"
 #include "llm/degeneration_guard.h"
+#include "llm/text_engine.h"
 
 namespace nunchi::llama {
 
-using EngineClock = std::chrono::steady_clock;
+// The request and result types are the engine interface's (llm/text_engine.h).
+using EngineClock = llm::EngineClock;
+using EngineRequest = llm::EngineRequest;
+using EngineResult = llm::EngineResult;
+using EngineCounters = llm::EngineCounters;
+using LateResultFn = llm::LateResultFn;
+using StopReason = llm::StopReason;
 
 // llama.cpp's flash attention. Off by default: on 2 CPU threads its decode
 // path ran 2–4× slower over 1,000-token prompts (docs/benchmarks.md).
@@ -70,63 +86,19 @@ struct EngineOptions {
   llm::DegenerationOptions guard = llm::DegenerationOptions::ForTokens();
   LoopHoldOptions loop_hold;  // suspected loops sit out decodes (loop_hold.h)
   SamplingParams retry_sampling{.temperature = 0.9f, .repeat_penalty = 1.3f, .seed = 7};
+  // Faulting steps in a row after which the engine gives up (marks itself failed).
+  int max_consecutive_faults = 8;
+  // Tests only: called on the engine thread with each request of a step
+  // before its decode; what it throws is a fault of that step.
+  std::function<void(const EngineRequest&)> fault_hook;
 };
 
-enum class StopReason { kEndOfText, kGrammarDone, kMaxTokens, kPrefixOnly };
-
-struct EngineRequest {
-  std::string prompt;       // the full text, chat template applied; special tokens parsed
-  std::string grammar;      // GBNF with rule "root"; empty: unconstrained
-  int max_tokens = 256;     // generated (sampled + forced) tokens
-  SamplingParams sampling;  // greedy by default
-  bool retry_on_loop = true;
-  EngineClock::time_point deadline = EngineClock::time_point::max();
-  std::string id;  // for logs
-};
-
-struct EngineResult {
-  std::string text;
-  StopReason stop = StopReason::kEndOfText;
-  int prompt_tokens = 0;
-  int reused_tokens = 0;     // prompt tokens whose state came from the prefix cache
-  int computed_tokens = 0;   // prompt tokens prefilled by this request
-  int generated_tokens = 0;  // sampled + forced
-  int forced_tokens = 0;
-  int attempts = 1;             // 2 when the first generation looped
-  bool tail_repeating = false;  // stopped at max_tokens with a repeating tail
-};
-
-using LateResultFn = std::function<void(const Result<EngineResult>&)>;
-
-// Monotonic totals since start.
-struct EngineCounters {
-  uint64_t requests = 0;
-  uint64_t prefill_computed = 0;  // prompt tokens decoded
-  uint64_t prefill_reused = 0;    // prompt tokens taken from the prefix cache
-  uint64_t generated = 0;         // tokens generated (sampled + forced)
-  uint64_t forced = 0;            // of which fed without sampling
-  uint64_t loops_stopped = 0;     // generations cut because their tail repeated
-  uint64_t retries = 0;           // second attempts after a loop
-  uint64_t loop_holds = 0;        // decodes a suspected loop sat out (loop_hold.h)
-  uint64_t degenerations = 0;     // answered kDegenerated (looped twice), or hit the token
-                                  // cap with a repeating tail
-  uint64_t fallbacks = 0;         // requests answered with an error the caller must cover
-  uint64_t deadline_exceeded = 0;
-  uint64_t decode_calls = 0;
-  uint64_t grammar_full_passes = 0;  // sampled tokens the grammar rejected (vocabulary masked)
-  uint64_t cache_entries = 0;        // current
-  uint64_t cache_loaded = 0;         // entries restored from disk at start
-  uint64_t decode_ns = 0;            // engine thread time inside llama_decode
-  uint64_t sample_ns = 0;            // engine thread time sampling under the grammar and
-                                     // taking forced text (the per-token overhead)
-};
-
-class LlamaEngine {
+class LlamaEngine : public llm::TextEngine {
  public:
   // Loads the model, creates the context, restores the prefix cache and
   // starts the engine thread. kIo / kInvalidArgument on failure.
   static Result<std::unique_ptr<LlamaEngine>> Create(const EngineOptions& options);
-  ~LlamaEngine();
+  ~LlamaEngine() override;
   LlamaEngine(const LlamaEngine&) = delete;
   LlamaEngine& operator=(const LlamaEngine&) = delete;
 
@@ -135,28 +107,28 @@ class LlamaEngine {
   // kDeadlineExceeded when dropped at its deadline, kDegenerated, ...).
   // With on_late, work that passes its deadline continues and its result is
   // also passed to on_late (on the engine thread) when it finishes late.
-  std::future<Result<EngineResult>> Submit(EngineRequest request, LateResultFn on_late = {});
+  // A request with prompt_tokens skips tokenizing its prompt text.
+  std::future<Result<EngineResult>> Submit(EngineRequest request,
+                                           LateResultFn on_late = {}) override;
   // Queues several requests under one lock: the engine thread admits them in
   // the same step (as far as free sequences allow), so they prefill and
   // decode in lockstep. Futures in request order.
   std::vector<std::future<Result<EngineResult>>> SubmitAll(std::vector<EngineRequest> requests,
-                                                           LateResultFn on_late = {});
-  // Submit and wait until the request's deadline: kDeadlineExceeded then.
-  Result<EngineResult> Run(EngineRequest request, LateResultFn on_late = {});
+                                                           LateResultFn on_late = {}) override;
   // Computes text once into a pinned prefix-cache entry (the instructions
   // every prompt starts with). Blocks until done.
-  Status WarmPrefix(const std::string& text);
+  Status WarmPrefix(const std::string& text) override;
 
   // ChatML (or the model's template) applied by llama_chat_apply_template.
   Result<std::string> ApplyChatTemplate(
-      const std::vector<std::pair<std::string, std::string>>& msgs, bool add_assistant) const;
-  int CountTokens(const std::string& text) const;
+      const std::vector<std::pair<std::string, std::string>>& msgs,
+      bool add_assistant) const override;
   // The prompt tokens a request with this text would have (special tokens parsed).
-  std::vector<int32_t> Tokenize(const std::string& text) const;
+  std::vector<int32_t> Tokenize(const std::string& text) const override;
 
-  EngineCounters Counters() const;
-  bool Ready() const;
-  const std::string& model_identity() const { return identity_; }
+  EngineCounters Counters() const override;
+  bool Ready() const override;
+  const std::string& model_identity() const override { return identity_; }
   const EngineOptions& options() const { return options_; }
   // Writes the prefix cache to cache_dir now (also done at destruction).
   void Stop();
@@ -181,6 +153,10 @@ class LlamaEngine {
   void RestartForRetry(Slot& slot);
   void DropExpired();
   bool Decode();
+  // What the loop does when a step threw: fails the step's requests, counts,
+  // and marks the engine failed when it cannot go on.
+  void OnFault(const std::string& what);
+  void MarkFailed();
 
   EngineOptions options_;
   std::string identity_;
@@ -192,6 +168,8 @@ class LlamaEngine {
   std::vector<std::unique_ptr<Job>> queue_;  // heap ordered by deadline (EDF)
   bool stopping_ = false;
   bool stopped_ = false;
+  bool failed_ = false;         // an unsurvivable fault: no more work (under mu_)
+  int consecutive_faults_ = 0;  // engine thread only
   std::thread thread_;
 
   std::atomic<int64_t> last_progress_ns_{0};

@@ -21,6 +21,17 @@
 namespace nunchi::llama {
 
 struct LlamaEngine::Job {
+  // A job dropped unanswered (an exception unwound past it) still answers:
+  // kInternal, counted as a faulted request. No future is ever broken.
+  ~Job() {
+    if (done) return;
+    try {
+      promise.set_value(Status(ErrorCode::kInternal, "engine fault: request dropped"));
+      if (faulted) faulted->fetch_add(1, std::memory_order_relaxed);
+    } catch (...) {
+    }
+  }
+  std::atomic<uint64_t>* faulted = nullptr;  // the engine's faulted_requests counter
   EngineRequest request;
   LateResultFn on_late;
   std::promise<Result<EngineResult>> promise;
@@ -61,7 +72,7 @@ struct LlamaEngine::AtomicCounters {
   std::atomic<uint64_t> requests{0}, prefill_computed{0}, prefill_reused{0}, generated{0},
       forced{0}, loops_stopped{0}, retries{0}, loop_holds{0}, degenerations{0}, fallbacks{0},
       deadline_exceeded{0}, decode_calls{0}, grammar_full_passes{0}, cache_entries{0},
-      cache_loaded{0}, decode_ns{0}, sample_ns{0};
+      cache_loaded{0}, decode_ns{0}, sample_ns{0}, faults{0}, faulted_requests{0};
 };
 
 inline void Bump(std::atomic<uint64_t>& c, uint64_t n = 1) {

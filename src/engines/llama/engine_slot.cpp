@@ -84,6 +84,7 @@ void LlamaEngine::Finish(Slot& slot, Result<EngineResult> result) {
   st.pool->Release(slot.seq);
   counters_->cache_entries = st.cache->size();
   slot.seq = -1;
+  if (result.ok()) result->finished_at = EngineClock::now();
   Complete(*slot.job, std::move(result));
   slot.job.reset();
 }
@@ -244,6 +245,9 @@ bool LlamaEngine::Step() {
     }
   }
   if (batch.size() == 0) return false;
+  if (options_.fault_hook) {
+    for (const auto& s : st.slots) options_.fault_hook(s->job->request);
+  }
   if (!Decode()) {
     // Out of KV space: give up on the biggest sequence so that the others
     // can go on.
@@ -256,6 +260,7 @@ bool LlamaEngine::Step() {
     return false;
   }
   last_progress_ns_ = NowNs();
+  consecutive_faults_ = 0;  // a decode went through
   for (size_t i = 0; i < st.slots.size(); ++i) {
     Slot& s = *st.slots[i];
     if (taken[i] == 0) continue;
@@ -265,6 +270,7 @@ bool LlamaEngine::Step() {
       Bump(counters_->prefill_computed, taken[i]);
       if (!s.pending.empty()) continue;
       s.prefilling = false;
+      s.result.prefilled_at = EngineClock::now();
       if (s.job->pin_prefix) {
         s.result.stop = StopReason::kPrefixOnly;
         Finish(s, s.result);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <stdexcept>
 #include <thread>
 
 #include "engines/llama/test_model.h"
@@ -314,6 +315,69 @@ TEST(LlamaEngine, ConcurrentClientsGetTheirOwnAnswers) {
   const auto c = engine->Counters();
   // Continuous batching: far fewer decode calls than generated tokens.
   EXPECT_LT(c.decode_calls, c.generated);
+}
+
+// A throw on the engine thread (the fault hook, before a step's decode)
+// fails that step's requests with kInternal, is counted, and the engine goes
+// on answering: the process does not end.
+TEST(LlamaEngine, AThrowInsideAStepFailsItsRequestsAndTheEngineGoesOn) {
+  EngineOptions o = TinyEngineOptions();
+  o.fault_hook = [](const EngineRequest& r) {
+    if (r.id == "boom") throw std::runtime_error("injected fault");
+  };
+  auto engine = MakeEngine(o);
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, Thread(3) + "Judge: #2\n");
+  req.grammar = llm::JudgeGbnf(std::vector<std::string>{"#2"});
+  req.max_tokens = 64;
+  req.id = "boom";
+  auto failed = engine->Run(req);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), ErrorCode::kInternal);
+  EXPECT_NE(failed.status().message().find("injected fault"), std::string::npos);
+  EXPECT_TRUE(engine->Ready());
+  req.id = "fine";
+  auto ok = engine->Run(req);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->stop, StopReason::kGrammarDone);
+  const auto c = engine->Counters();
+  EXPECT_EQ(c.faults, 1u);
+  EXPECT_EQ(c.faulted_requests, 1u);
+}
+
+TEST(LlamaEngine, AThrowingLateCallbackIsCountedAndTheRequestStillAnswers) {
+  auto engine = MakeEngine();
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, Thread(30) + "Judge: #30\n");
+  req.grammar = llm::JudgeGbnf(std::vector<std::string>{"#30"});
+  req.max_tokens = 200;
+  req.deadline = EngineClock::now() + 2ms;
+  auto future = engine->Submit(
+      req, [](const Result<EngineResult>&) { throw std::runtime_error("late callback"); });
+  ASSERT_EQ(future.wait_for(60s), std::future_status::ready);
+  EXPECT_TRUE(future.get().ok());  // finished late, its result delivered all the same
+  EXPECT_EQ(engine->Counters().faults, 1u);
+  EXPECT_TRUE(engine->Ready());
+  req.deadline = EngineClock::time_point::max();
+  EXPECT_TRUE(engine->Run(req).ok());
+}
+
+TEST(LlamaEngine, FaultsInARowMarkTheEngineFailedAndEverythingAnswers) {
+  EngineOptions o = TinyEngineOptions();
+  o.max_consecutive_faults = 2;
+  o.fault_hook = [](const EngineRequest&) { throw std::runtime_error("always"); };
+  auto engine = MakeEngine(o);
+  EngineRequest req;
+  req.prompt = ChatPrompt(*engine, "hello");
+  req.max_tokens = 4;
+  EXPECT_EQ(engine->Run(req).status().code(), ErrorCode::kInternal);
+  EXPECT_TRUE(engine->Ready());
+  EXPECT_EQ(engine->Run(req).status().code(), ErrorCode::kInternal);
+  // Given up: not ready, and what comes later is refused, not left hanging.
+  for (int i = 0; i < 100 && engine->Ready(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_FALSE(engine->Ready());
+  EXPECT_EQ(engine->Run(req).status().code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(engine->Counters().faults, 2u);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ std::vector<JudgeOutput> Split(JudgeOutput all, const std::vector<size_t>& sizes
   return out;
 }
 
-Status WarmSystem(LlamaEngine* engine, const llm::PromptTemplate& prompt) {
+Status WarmSystem(llm::TextEngine* engine, const llm::PromptTemplate& prompt) {
   // The system message alone is a prefix of every rendered chat: compute it once.
   auto prefix = engine->ApplyChatTemplate({{"system", std::string(llm::SharedPrefix(prompt))}},
                                           /*add_assistant=*/false);
@@ -32,12 +32,13 @@ Status WarmSystem(LlamaEngine* engine, const llm::PromptTemplate& prompt) {
 
 }  // namespace
 
-LlamaJudge::LlamaJudge(LlamaEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt)
+LlamaJudge::LlamaJudge(llm::TextEngine* engine, LlamaJudgeOptions options,
+                       llm::PromptTemplate prompt)
     : engine_(engine), options_(std::move(options)), prompt_(prompt) {
   stamp_ = {"llama", engine_->model_identity(), std::string(prompt_.version)};
 }
 
-Result<std::unique_ptr<LlamaJudge>> LlamaJudge::Create(LlamaEngine* engine,
+Result<std::unique_ptr<LlamaJudge>> LlamaJudge::Create(llm::TextEngine* engine,
                                                        LlamaJudgeOptions options) {
   const std::string version = options.prompt_version.empty() ? std::string(llm::kJudgePromptVersion)
                                                              : options.prompt_version;
@@ -61,11 +62,11 @@ Result<std::unique_ptr<LlamaJudge>> LlamaJudge::Create(LlamaEngine* engine,
   return judge;
 }
 
-Result<EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& rendered) const {
+Result<llm::EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& rendered) const {
   auto chat = engine_->ApplyChatTemplate({{"system", rendered.system}, {"user", rendered.user()}},
                                          /*add_assistant=*/true);
   if (!chat.ok()) return chat.status();
-  EngineRequest req;
+  llm::EngineRequest req;
   req.prompt = std::move(*chat);
   req.grammar = *grammars_.Gbnf(rendered.target_ids);
   // Every token carries at least one byte: the grammar always ends first.
@@ -74,8 +75,8 @@ Result<EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& rendere
   return req;
 }
 
-Result<EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
-                                               std::vector<std::string>* ids) const {
+Result<llm::EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
+                                                    std::vector<std::string>* ids) const {
   auto rendered = llm::RenderJudgePrompt(task, prompt_, options_.render);
   if (!rendered.ok()) return rendered.status();
   auto req = ChatRequest(*rendered);
@@ -86,8 +87,8 @@ Result<EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
   return req;
 }
 
-Result<EngineRequest> LlamaJudge::BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
-                                                    std::vector<std::string>* ids) const {
+Result<llm::EngineRequest> LlamaJudge::BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
+                                                         std::vector<std::string>* ids) const {
   if (batch_prompt_.version.empty())
     return Status(ErrorCode::kInvalidArgument, "batch prompting is off");
   auto rendered = llm::RenderBatchPrompt(tasks, batch_prompt_, options_.render);
@@ -113,9 +114,9 @@ JudgeOutput LlamaJudge::JudgeOne(const JudgeTask& task) {
   std::vector<std::string> ids;
   auto req = BuildRequest(task, &ids);
   if (!req.ok()) return AllFailed(task.targets.size(), req.status());
-  LateResultFn on_late;
+  llm::LateResultFn on_late;
   if (options_.on_late) {
-    on_late = [this, ids, request_id = task.request_id](const Result<EngineResult>& r) {
+    on_late = [this, ids, request_id = task.request_id](const Result<llm::EngineResult>& r) {
       if (!r.ok()) return;
       options_.on_late(request_id, llm::ParseJudgeOutput(r->text, ids, stamp_, &output_counters_));
     };
@@ -153,12 +154,12 @@ std::vector<JudgeOutput> LlamaJudge::RunBatch(const std::vector<const JudgeTask*
   }
   std::vector<size_t> sizes;
   for (const JudgeTask* t : tasks) sizes.push_back(t->targets.size());
-  LateResultFn on_late;
+  llm::LateResultFn on_late;
   if (options_.on_late) {
     // The tasks die with their callers: the late path keeps copies of what it needs.
     std::vector<std::string> request_ids;
     for (const JudgeTask* t : tasks) request_ids.push_back(t->request_id);
-    on_late = [this, ids, sizes, request_ids](const Result<EngineResult>& r) {
+    on_late = [this, ids, sizes, request_ids](const Result<llm::EngineResult>& r) {
       if (!r.ok()) return;
       auto parts =
           Split(llm::ParseJudgeOutput(r->text, ids, batch_stamp_, &output_counters_), sizes);

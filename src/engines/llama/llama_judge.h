@@ -1,4 +1,5 @@
-// LlamaJudge: the Judge (judges/judge.h) backed by the in-process LlamaEngine.
+// LlamaJudge: the Judge (judges/judge.h) backed by a text engine
+// (llm/text_engine.h): the in-process LlamaEngine, or a fake in unit tests.
 // For each task it renders the versioned prompt (llm/prompt.h) as a chat,
 // builds the grammar for exactly the target ids (llm/schema.h), runs the
 // engine until the task's deadline and parses the answer (llm/output.h) into
@@ -21,12 +22,12 @@
 #include <string>
 #include <string_view>
 
-#include "engines/llama/engine.h"
 #include "judges/bundle_gatherer.h"
 #include "judges/judge.h"
 #include "llm/output.h"
 #include "llm/prompt.h"
 #include "llm/schema.h"
+#include "llm/text_engine.h"
 
 namespace nunchi::llama {
 
@@ -49,7 +50,7 @@ struct LlamaJudgeOptions {
 class LlamaJudge : public Judge {
  public:
   // kInvalidArgument for an unknown prompt version; engine errors otherwise.
-  static Result<std::unique_ptr<LlamaJudge>> Create(LlamaEngine* engine,
+  static Result<std::unique_ptr<LlamaJudge>> Create(llm::TextEngine* engine,
                                                     LlamaJudgeOptions options = {});
 
   std::string_view name() const override { return "llama"; }
@@ -58,10 +59,11 @@ class LlamaJudge : public Judge {
 
   const llm::OutputCounters& output_counters() const { return output_counters_; }
   // The chat-formatted prompt and grammar JudgeBundle would run (for tests and tools).
-  Result<EngineRequest> BuildRequest(const JudgeTask& task, std::vector<std::string>* ids) const;
-  // The same for one batch request over several tasks (same analyzed_at).
-  Result<EngineRequest> BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
+  Result<llm::EngineRequest> BuildRequest(const JudgeTask& task,
                                           std::vector<std::string>* ids) const;
+  // The same for one batch request over several tasks (same analyzed_at).
+  Result<llm::EngineRequest> BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
+                                               std::vector<std::string>* ids) const;
   // Runs tasks as one request (one task: the single-bundle prompt), their
   // blocks ordered by spot and post id; one output per task, in task order.
   std::vector<JudgeOutput> JudgeBatch(const std::vector<const JudgeTask*>& tasks);
@@ -70,13 +72,13 @@ class LlamaJudge : public Judge {
   uint64_t batched_bundles() const { return gatherer_ ? gatherer_->tasks() : 0; }
 
  private:
-  LlamaJudge(LlamaEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt);
+  LlamaJudge(llm::TextEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt);
   JudgeOutput JudgeOne(const JudgeTask& task);
   // One batch request over tasks in the given order; one output per task.
   std::vector<JudgeOutput> RunBatch(const std::vector<const JudgeTask*>& tasks);
-  Result<EngineRequest> ChatRequest(const llm::RenderedPrompt& rendered) const;
+  Result<llm::EngineRequest> ChatRequest(const llm::RenderedPrompt& rendered) const;
 
-  LlamaEngine* engine_;
+  llm::TextEngine* engine_;
   LlamaJudgeOptions options_;
   llm::PromptTemplate prompt_;
   llm::PromptTemplate batch_prompt_;

@@ -1,0 +1,80 @@
+// `nunchi bench-engine --parts versus` end to end on a tiny random-weight
+// model (label: model): it runs llama-batched-bench itself, interleaved with
+// nunchi's own runs, and reports every shape for both engines and their
+// ratios. No speed is asserted here, only that the comparison is complete.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace nunchi {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Output(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+TEST(BenchVersus, BothEnginesInEveryShapeWithRatios) {
+  const fs::path dir = fs::temp_directory_path() / ("nunchi-versus-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string model = (dir / "tiny.gguf").string();
+  ASSERT_EQ(std::system((std::string(NUNCHI_BINARY) + " make-model --shape tiny --out '" + model +
+                         "' >/dev/null 2>&1")
+                            .c_str()),
+            0);
+  const std::string out = Output(std::string(NUNCHI_BINARY) + " bench-engine --model '" + model +
+                                 "' -t 1 --parts versus --rounds 2 --npp 32,64 --npl 1,2 -n 4 2>" +
+                                 (dir / "err.txt").string());
+  std::ifstream err_file(dir / "err.txt");
+  std::stringstream err;
+  err << err_file.rdbuf();
+  fs::remove_all(dir);
+  std::map<std::string, std::set<std::pair<int, int>>> shapes;
+  std::map<std::string, int> lines;
+  int summaries = 0;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j["part"] == "versus") {
+      EXPECT_GT(j["prefill_tok_s"].get<double>(), 0) << line;
+      EXPECT_GT(j["decode_tok_s"].get<double>(), 0) << line;
+      shapes[j["engine"]].insert({j["npp"].get<int>(), j["npl"].get<int>()});
+      ++lines[j["engine"]];
+    } else if (j["part"] == "versus-summary") {
+      ++summaries;
+      EXPECT_EQ(j["rounds"], 2);
+      for (const char* k : {"prefill_ratio_best", "prefill_ratio_median", "decode_ratio_best",
+                            "decode_ratio_median"}) {
+        const double r = j[k].get<double>();
+        EXPECT_TRUE(std::isfinite(r) && r > 0) << k << " " << line;
+      }
+    }
+  }
+  const std::set<std::pair<int, int>> want = {{32, 1}, {32, 2}, {64, 1}, {64, 2}};
+  EXPECT_EQ(shapes["nunchi"], want) << out << err.str();
+  EXPECT_EQ(shapes["llama-batched-bench"], want) << out << err.str();
+  EXPECT_EQ(lines["nunchi"], 8);  // 2 rounds x 4 shapes
+  EXPECT_EQ(lines["llama-batched-bench"], 8);
+  EXPECT_EQ(summaries, 4);
+  EXPECT_NE(err.str().find("PP ratio best"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace nunchi
