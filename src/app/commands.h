@@ -9,9 +9,9 @@ namespace nunchi {
 void AddServeCommand(CLI::App& app);
 void AddJudgeCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
-void AddCalibrateCommand(CLI::App& app);
+void AddCalibrateCommand(CLI::App& app);     // the cascade threshold (app/cmd_calibrate.cpp)
 void AddExportLabelsCommand(CLI::App& app);  // app/cmd_export_labels.cpp
-void AddTrainCommand(CLI::App& app);         // app/cmd_train.cpp  // the cascade threshold (app/cmd_calibrate.cpp)
+void AddTrainCommand(CLI::App& app);         // app/cmd_train.cpp
 void AddEvalExtractCommand(CLI::App& app);  // when built with image extraction
 void AddLlamaCommands(CLI::App& app);       // make-model, bench-engine: with llama.cpp
 // With llama.cpp: re-executes the binary once with OMP_WAIT_POLICY=passive
