@@ -615,8 +615,9 @@ def render_meter_display(rng, amount, lcd):
     return img2.resize((W // S, H // S), Image.LANCZOS)
 
 
-def render_phone_screen(rng, draw_fn, dark):
-    """A phone (RGBA) with its screen content drawn by draw_fn(img, draw)."""
+def render_phone_screen(rng, draw_fn, dark, screenshot=False):
+    """A phone (RGBA) with its screen content drawn by draw_fn(img, draw);
+    with screenshot=True the bare screen (RGB), as a sent screenshot."""
     sw, sh = 540, 1080
     scr = Image.new("RGB", (sw, sh), (18, 18, 22) if dark else (250, 250, 252))
     d = ImageDraw.Draw(scr)
@@ -627,6 +628,8 @@ def render_phone_screen(rng, draw_fn, dark):
     d.text((sw - 110, 14), f"{rng.randint(5, 100)}%", font=font(uf, 24), fill=fg)
     d.rectangle([sw - 44, 20, sw - 16, 38], outline=fg, width=2)
     draw_fn(scr, d, uf, fg, dark)
+    if screenshot:
+        return scr
     # pixel grid of the panel (source of moire when photographed)
     if rng.random() < 0.7:
         a = np.asarray(scr, np.float32)
@@ -634,6 +637,8 @@ def render_phone_screen(rng, draw_fn, dark):
         a[::k, :, :] *= rng.uniform(0.75, 0.92)
         a[:, ::k, :] *= rng.uniform(0.8, 0.95)
         scr = Image.fromarray(a.astype(np.uint8))
+    if rng.random() < 0.85:  # camera against the panel: moire on the screen only
+        scr = add_moire(scr, rng)
     bez = rng.randint(18, 34)
     W, H = sw + 2 * bez, sh + 2 * bez + 40
     ph = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -689,8 +694,6 @@ def render_taxi(rng, layout=None):
         bg = background(rng, W, H)
         img, _ = place(bg, obj, rng, yaw=rng.uniform(-20, 20), pitch=rng.uniform(-20, 20),
                        roll=rng.uniform(-6, 6), fill=rng.uniform(0.65, 0.9))
-        if rng.random() < 0.85:
-            img = add_moire(img, rng)
     else:
         obj = render_meter_display(rng, amount, lcd=(layout == "lcd7"))
         W = rng.choice([960, 1024, 1100, 1200])
@@ -907,28 +910,30 @@ def thermal(rng, ink, boxes, paper_rgb, ink_rgb, fade_amount, cut_amount):
     g = value_noise(rng, max(4, w // 3), max(4, h // 3), 12, 1)
     g = np.asarray(Image.fromarray((g * 255).astype(np.uint8)).resize((w, h), Image.BILINEAR), np.float32) / 255.0
     rgb += (g[..., None] - 0.5) * 12
-    return rgb
+    return np.clip(rgb, 0, 255)
 
 
 def crumple(rng, rgba, amp=None):
     """Crumpled-paper warping: smooth displacement plus shading of the folds."""
     arr = np.asarray(rgba, np.float32)
     h, w = arr.shape[:2]
-    amp = amp if amp is not None else rng.choice([0.0, rng.uniform(2, 6), rng.uniform(6, 14)])
+    amp = amp if amp is not None else rng.choice([0.0, rng.uniform(1.5, 4), rng.uniform(4, 8)])
     if amp <= 0:
         return rgba
-    sw, sh = max(4, w // 4), max(4, h // 4)
-    hx = value_noise(rng, sw, sh, 3, 3)
-    hy = value_noise(rng, sw, sh, 3, 3)
-    hx = np.asarray(Image.fromarray((hx * 255).astype(np.uint8)).resize((w, h), Image.BILINEAR), np.float32) / 255.0
-    hy = np.asarray(Image.fromarray((hy * 255).astype(np.uint8)).resize((w, h), Image.BILINEAR), np.float32) / 255.0
+    sw, sh = max(4, w // 8), max(4, h // 8)
+    base = value_noise(rng, sw, sh, 2.5, 3)
+    hy_ = value_noise(rng, sw, sh, 2.5, 2)
+
+    def up(a):
+        return np.asarray(Image.fromarray(a.astype(np.float32), "F").resize((w, h), Image.BILINEAR), np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    mx = xx + (hx - 0.5) * 2 * amp
-    my = yy + (hy - 0.5) * 2 * amp
+    mx = xx + (up(base) - 0.5) * 2 * amp
+    my = yy + (up(hy_) - 0.5) * amp
     out = remap(arr, mx, my)
-    # shading from the slope of the height field
-    gy, gx = np.gradient(hx + hy)
-    shade = 1 + np.clip((gx - gy) * rng.uniform(60, 160), -0.35, 0.25)
+    # shading from the slope of the height field (normalised coordinates)
+    gy, gx = np.gradient(base)
+    slope = up((gx * sw - gy * sh * 0.5))
+    shade = 1 + np.clip(slope * rng.uniform(0.04, 0.1), -0.18, 0.12)
     # a few sharp folds
     for _ in range(rng.randint(0, 3)):
         ang = rng.uniform(0, math.pi); c = rng.uniform(0.2, 0.8)
@@ -1254,16 +1259,13 @@ def render_receipt(rng, layout=None):
         label = {}
         draw = transfer_screen_content(rng, label)
         if rng.random() < 0.3:  # a screenshot sent as is
-            ph = render_phone_screen(rng, draw, rng.random() < 0.4)
-            scr = ph.crop((ph.size[0] // 2 - 270, 0, ph.size[0] // 2 + 270, ph.size[1])).convert("RGB")
+            scr = render_phone_screen(rng, draw, rng.random() < 0.4, screenshot=True)
             img = camera_finish(scr, rng, blur=(0.0, 0.6), noise=(0.0, 2.0))
         else:
             ph = render_phone_screen(rng, draw, rng.random() < 0.4)
             W, H = rng.choice([(900, 1200), (1000, 1300)])
             img, _ = place(background(rng, W, H), ph, rng, rng.uniform(-18, 18), rng.uniform(-18, 18),
                            rng.uniform(-6, 6), fill=rng.uniform(0.7, 0.9))
-            if rng.random() < 0.8:
-                img = add_moire(img, rng)
             if rng.random() < 0.5:
                 img = add_glare(img, rng, rng.uniform(0.1, 0.35))
             img = lighting(img, rng)
