@@ -345,6 +345,7 @@ class Face:
         self.h = h
         self.w = h * rng.uniform(0.46, 0.62)
         self.t = h * rng.choice([rng.uniform(0.06, 0.1), rng.uniform(0.1, 0.15), rng.uniform(0.15, 0.21)])
+        self.t = min(self.t, self.w * 0.26)  # keep segments longer than wide
         self.gap = self.t * rng.uniform(0.05, 0.25)
         self.slant = rng.choice([0.0, 0.0, rng.uniform(0.06, 0.2)])
         self.ends = rng.choice(["hex", "hex", "flat", "bevel"])
@@ -512,7 +513,7 @@ def render_meter_display(rng, amount, lcd):
         br = rng.uniform(0.55, 1.0)
         lit = tuple(int(c * br) for c in base)
         # unlit/lit ratio: from invisible to a barely visible difference
-        r = rng.choice([rng.uniform(0.0, 0.08), rng.uniform(0.08, 0.25), rng.uniform(0.25, 0.55)])
+        r = rng.choice([rng.uniform(0.0, 0.08), rng.uniform(0.08, 0.25), rng.uniform(0.25, 0.45)])
         unlit = tuple(int(b + (c - b) * r) for b, c in zip(bgc, lit)) if r > 0.02 else None
 
     small = second_counter(rng) if rng.random() < 0.8 else None
@@ -520,10 +521,10 @@ def render_meter_display(rng, amount, lcd):
     if face2 and rng.random() < 0.6:  # same family as the fare
         face2.slant, face2.ends, face2.gap = face.slant, face.ends, face2.t * face.gap / face.t
 
-    won_style = rng.choice(["lit", "lit", "bezel", "none", "lit_before"]) if not lcd else rng.choice(["lit", "bezel", "none"])
+    won_style = rng.choice(["lit", "lit", "lit", "bezel", "none"]) if not lcd else rng.choice(["lit", "bezel", "none"])
     ui = rng.choice(UI_FONTS)
     fare_w = ncells * face.pitch + face.h * face.slant
-    won_w = dh * 0.7 if won_style in ("lit", "lit_before") else 0
+    won_w = dh * 0.7 if won_style == "lit" else 0
     margin = dh * rng.uniform(0.25, 0.5)
     top_h = (face2.h + dh * 0.35) if small else dh * rng.uniform(0.1, 0.3)
     win_w = fare_w + won_w + 2 * margin
@@ -576,11 +577,9 @@ def render_meter_display(rng, amount, lcd):
     fy = wy0 + top_h + margin * 0.4
     fx = wx0 + margin
     wonf = font(ui, dh * rng.uniform(0.38, 0.55))
-    if won_style == "lit_before":
-        d.text((fx - wonf.getlength("₩") * 0 , fy + dh - wonf.size * 1.1), "요금", font=font(ui, dh * 0.25), fill=lit + (255,))
     end = draw_counter(d, face, fare_text, fx, fy, lit + (255,), (unlit + (255,)) if unlit else None,
                        comma_slots if (unlit and rng.random() < 0.7) else None)
-    if won_style in ("lit", "lit_before"):
+    if won_style == "lit":
         d.text((end + face.w * 0.05, fy + dh - wonf.size * 1.15), "원", font=wonf, fill=lit + (255,))
     elif won_style == "bezel":
         d.text((wx0 + win_w + bez * 0.1, fy + dh - dh * 0.3), "원", font=font(ui, min(bez * 0.8, dh * 0.35)), fill=lab_col)
@@ -606,8 +605,10 @@ def render_meter_display(rng, amount, lcd):
             sh &= win
             arr[sh, :3] *= rng.uniform(0.75, 0.9)
             img = Image.fromarray(arr.astype(np.uint8), "RGBA")
-    # glass reflections and glare on the face
+    # glass reflections and glare on the face, moire of the camera
     rgb = img.convert("RGB")
+    if rng.random() < 0.35:
+        rgb = add_moire(rgb, rng, rng.uniform(0.03, 0.1))
     if rng.random() < 0.75:
         rgb = add_glare(rgb, rng, rng.uniform(0.1, 0.55) if not lcd else rng.uniform(0.1, 0.4))
     img2 = rgb.convert("RGBA")
@@ -701,8 +702,6 @@ def render_taxi(rng, layout=None):
         bg = background(rng, W, H, rng.choice(["dark", "dark", "stone", "cloth"]))
         img, _ = place(bg, obj, rng, yaw=rng.uniform(-20, 20), pitch=rng.uniform(-15, 15),
                        roll=rng.uniform(-6, 6), fill=rng.uniform(0.6, 0.88))
-        if rng.random() < 0.35:
-            img = add_moire(img, rng, rng.uniform(0.03, 0.1))
     if rng.random() < 0.5:
         img = add_glare(img, rng, rng.uniform(0.08, 0.35))
     if rng.random() < 0.4:
