@@ -510,10 +510,10 @@ def render_meter_display(rng, amount, lcd):
     else:
         bgc = tuple(rng.randint(3, 25) for _ in range(3))
         base = rng.choice(LED_COLOURS)
-        br = rng.uniform(0.55, 1.0)
+        br = rng.uniform(0.65, 1.0)
         lit = tuple(int(c * br) for c in base)
         # unlit/lit ratio: from invisible to a barely visible difference
-        r = rng.choice([rng.uniform(0.0, 0.08), rng.uniform(0.08, 0.25), rng.uniform(0.25, 0.45)])
+        r = rng.choice([rng.uniform(0.0, 0.08), rng.uniform(0.08, 0.22), rng.uniform(0.22, 0.38)])
         unlit = tuple(int(b + (c - b) * r) for b, c in zip(bgc, lit)) if r > 0.02 else None
 
     small = second_counter(rng) if rng.random() < 0.8 else None
@@ -610,7 +610,7 @@ def render_meter_display(rng, amount, lcd):
     if rng.random() < 0.35:
         rgb = add_moire(rgb, rng, rng.uniform(0.03, 0.1))
     if rng.random() < 0.75:
-        rgb = add_glare(rgb, rng, rng.uniform(0.1, 0.55) if not lcd else rng.uniform(0.1, 0.4))
+        rgb = add_glare(rgb, rng, rng.uniform(0.1, 0.45) if not lcd else rng.uniform(0.1, 0.4))
     img2 = rgb.convert("RGBA")
     img2.putalpha(img.getchannel("A"))
     return img2.resize((W // S, H // S), Image.LANCZOS)
