@@ -957,31 +957,20 @@ def amount_for(rng, cat):
 
 
 def items_summing(rng, cat, total):
-    """A few items whose line totals add up to total."""
+    """A few items whose line totals add up to total (no token 100-won lines)."""
     base = ITEMS[cat]
-    n = rng.randint(1, 5)
-    chosen = [rng.choice(base) for _ in range(n)]
+    n = max(1, min(rng.randint(1, 5), total // 1000))
+    ws = [rng.uniform(0.5, 1.5) for _ in range(n)]
+    step = 10 if total % 100 else 100
+    amts = [max(step, int(total * w / sum(ws) / step) * step) for w in ws]
+    amts[-1] = total - sum(amts[:-1])
     lines = []
-    rest = total
-    for i, (nm, pr) in enumerate(chosen):
-        if i == n - 1:
-            amt = rest
+    for amt in amts:
+        nm, _ = rng.choice(base)
+        q = rng.choice([1, 1, 1, 2, 3])
+        if amt % (q * 10):
             q = 1
-        else:
-            q = rng.randint(1, 3)
-            amt = min(pr * q, max(0, rest - 100 * (n - 1 - i)))
-            amt = int(amt / 10) * 10
-        if amt <= 0:
-            continue
-        rest -= amt
-        unit = amt // q if amt % q == 0 else amt
-        if amt % q:
-            q = 1
-        lines.append((nm, q, unit, amt))
-        if rest <= 0:
-            break
-    if rest > 0:
-        lines.append((base[0][0], 1, rest, rest))
+        lines.append((nm, q, amt // q, amt))
     return lines
 
 
