@@ -831,7 +831,7 @@ class Paper:
     def render(self):
         rng = self.rng
         lh = 1.0 + rng.uniform(0.25, 0.6)
-        H = int(self.size * 4 + sum((s * lh if k != "gap" else s * 0.6) for k, _, s, _ in self.lines))
+        H = int(self.size * 4 + sum((s * lh + s * 0.6 if k != "gap" else s * 0.6) for k, _, s, _ in self.lines))
         ink = Image.new("L", (self.w, H), 0)
         d = ImageDraw.Draw(ink)
         y = self.size * 2
@@ -855,6 +855,24 @@ class Paper:
                 xb = R - f.getlength(b)
                 d.text((xb, y), b, font=f, fill=255)
                 bx = (xb, y, R, y + s * 1.2)
+            elif kind == "lr_inv":
+                # reverse print: white text in a black bar (a total line)
+                a, b = p
+                y += s * 0.3
+                d.rectangle([L - s * 0.3, y - s * 0.15, R + s * 0.3, y + s * 1.3], fill=255)
+                d.text((L, y), a, font=f, fill=0)
+                xb = R - f.getlength(b)
+                d.text((xb, y), b, font=f, fill=0)
+                bx = (xb, y, R, y + s * 1.2)
+            elif kind == "box":
+                # a boxed total line
+                a, b = p
+                y += s * 0.3
+                d.rectangle([L - s * 0.3, y - s * 0.2, R + s * 0.3, y + s * 1.35], outline=255, width=max(2, s // 10))
+                d.text((L, y), a, font=f, fill=255)
+                xb = R - f.getlength(b)
+                d.text((xb, y), b, font=f, fill=255)
+                bx = (xb, y, R, y + s * 1.2)
             elif kind == "cols":
                 # item, qty, price: at fractions of the width
                 names, fr = p
@@ -874,7 +892,8 @@ class Paper:
                 bx = None
             if tag and bx:
                 boxes[tag] = bx
-            y += s * lh
+            y += s * lh + (s * 0.3 if kind in ("lr_inv", "box") else 0)
+        ink = ink.crop((0, 0, self.w, min(H, int(y + self.size * 2))))
         return ink, boxes
 
 
@@ -981,6 +1000,11 @@ def receipt_common(rng, width=None):
     return fs, width, size
 
 
+def total_style(rng):
+    r = rng.random()
+    return "lr_inv" if r < 0.1 else "box" if r < 0.2 else "lr"
+
+
 def build_card_slip(rng):
     merchant, cat = rng.choice(MERCHANTS)
     total = amount_for(rng, cat)
@@ -1021,7 +1045,7 @@ def build_card_slip(rng):
         p.add("lr", ("봉사료", "0"))
     tl = spaced(rng, rng.choice(["합계", "합계금액", "결제금액", "승인금액", "합 계", "결 제 금 액"]))
     big = int(size * rng.choice([1.0, 1.0, 1.25, 1.5]))
-    p.add("lr", (tl, won(rng, total, fontspec=fs)), big, tag="amount")
+    p.add(total_style(rng), (tl, won(rng, total, fontspec=fs)), big, tag="amount")
     p.add("rule", "-")
     if rng.random() < 0.5:
         pts = rng.randint(0, 300000) + total
@@ -1070,7 +1094,7 @@ def build_pos(rng):
     p.add("lr", (spaced(rng, "부가세"), group(total - tf - supply)))
     tl = spaced(rng, rng.choice(["결제금액", "받을금액", "합계", "결 제 금 액", "합 계", "총 결제금액"]))
     big = int(size * rng.choice([1.0, 1.2, 1.4]))
-    p.add("lr", (tl, won(rng, total, fontspec=fs)), big, tag="amount")
+    p.add(total_style(rng), (tl, won(rng, total, fontspec=fs)), big, tag="amount")
     p.add("rule", "-")
     cash = rng.random() < 0.2
     if cash:
