@@ -16,16 +16,28 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
   if (rows.empty()) return f;
   // The main number is the tallest row; smaller rows are distance and time.
   double tallest = rows.front().digit_height;
+  double best_rank = -1;
   for (const SevenSegReading& row : rows) {
     if (row.digit_height < 0.8 * tallest) break;
     if (row.digits.find('?') != std::string::npos || row.digits.size() > 7) continue;
     int64_t value = std::stoll(row.digits);
     bool plausible = PlausibleFare(value, rules);
-    double conf = row.confidence * (plausible ? 1.0 : 0.3);
-    if (f.value && conf <= f.confidence) continue;
+    double conf = row.confidence * (plausible ? 1.0 : 0.3) + (row.confirmed ? 0.5 : 0);
+    if (f.value && conf <= best_rank) continue;
+    best_rank = conf;
     f.value = value;
-    f.confidence = std::clamp(0.3 + 0.7 * conf, 0.0, 1.0);
-    if (!plausible) f.confidence = std::min(f.confidence, 0.3);
+    // Sure only when the fare is plausible (a multiple of 100 between the
+    // base fare and the cap, so 4 to 6 digits) and a second binarisation
+    // read the same digits; otherwise below the accept level, so that an
+    // independent OCR reading must agree.
+    if (!plausible) {
+      f.confidence = std::min(0.3, 0.3 * row.confidence);
+    } else if (row.confirmed) {
+      f.confidence = std::clamp(0.7 + 0.3 * row.confidence, 0.0, 1.0);
+    } else {
+      f.confidence = std::clamp(0.3 + 0.4 * row.confidence, 0.0, 0.55);
+    }
+    f.confidence = std::max(f.confidence, 0.0);
     f.evidence = Evidence{"seven_segment", row.digits, row.box};
   }
   return f;
