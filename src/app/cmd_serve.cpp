@@ -96,7 +96,7 @@ int RunServe(const ServeOptions& o) {
 #ifdef NUNCHI_HAVE_EXTRACT
   ExtractLimits el;
   el.max_bytes = o.extract_max_bytes;
-  RegisterExtractRoutes(server.raw(), el, chooser.get());
+  RegisterExtractRoutes(server.raw(), el, chooser.get(), &metrics);
 #endif
   auto port = server.Bind();
   if (!port.ok()) {

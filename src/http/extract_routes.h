@@ -29,7 +29,12 @@ struct ExtractLimits {
   int max_pixels = 40'000'000;  // width x height cap, checked before decoding
 };
 
+class MetricsRegistry;
+
+// metrics, if given, counts low-confidence fields
+// (nunchi_extract_low_confidence_total{kind,field}); it must outlive the server.
 void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
-                           extract::CandidateChooser* chooser = nullptr);
+                           extract::CandidateChooser* chooser = nullptr,
+                           MetricsRegistry* metrics = nullptr);
 
 }  // namespace nunchi
