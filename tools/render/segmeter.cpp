@@ -104,9 +104,9 @@ Pix* DrawPolygonMeter(Rng& rng, GroundTruth* t, bool* lcd_out) {
   bool lcd = rng.Chance(0.35);
   *lcd_out = lcd;
   t->layout = lcd ? "lcd_meter" : "seg_meter";
-  // 4-7 digits: fares from 4,800 up to 1,000,000 won.
+  // Fares from 4,800 won to the 500,000 cap, in fields of 5-7 digits.
   int64_t fare = 4800 + int64_t{rng.Int(0, 300)} * 100;
-  if (rng.Chance(0.15)) fare = int64_t{rng.Int(100, 9000)} * 100;
+  if (rng.Chance(0.15)) fare = int64_t{rng.Int(100, 4900)} * 100;  // up to the 500,000 cap
   t->amount = fare;
   SegStyle s;
   s.h = rng.Real(60, 110);
