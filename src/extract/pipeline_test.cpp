@@ -220,6 +220,23 @@ TEST(TaxiRules, UnconfirmedOrImplausibleFaresAreUnsure) {
   EXPECT_LT(FareFromSevenSegment({row}, TaxiRules{}).confidence, kLowConfidence);
 }
 
+// A 원 or ₩ sign read as a digit at either end is no digit of the fare; the
+// trimmed fare is unsure until OCR agrees.
+TEST(TaxiRules, ASignReadAsADigitIsTrimmed) {
+  SevenSegReading row;
+  row.digits = "330006";
+  row.digit_height = 50;
+  row.confidence = 0.9;
+  row.confirmed = true;
+  Field<int64_t> fare = FareFromSevenSegment({row}, TaxiRules{});
+  EXPECT_EQ(fare.value, 33000);
+  EXPECT_LT(fare.confidence, ExtractorOptions{}.seven_segment_accept);
+  row.digits = "312300";
+  EXPECT_EQ(FareFromSevenSegment({row}, TaxiRules{}).value, 312300);  // plausible as read
+  row.digits = "812345";
+  EXPECT_LT(FareFromSevenSegment({row}, TaxiRules{}).confidence, kLowConfidence);
+}
+
 TEST(Pipeline, CommittedRenderedSet) {
   Extractor extractor(ExtractorOptions{});
   int hit = 0, total = 0;

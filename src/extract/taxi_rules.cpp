@@ -22,6 +22,19 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
     if (row.digits.find('?') != std::string::npos || row.digits.size() > 7) continue;
     int64_t value = std::stoll(row.digits);
     bool plausible = PlausibleFare(value, rules);
+    // A sign beside the digits (원 after, ₩ before) read as one more digit:
+    // fares end in 00, so 330006 is 33,000 and a sign, never 330,006. The
+    // trimmed value is not confirmed: OCR must agree for it to be sure.
+    bool trimmed = false;
+    if (!plausible && row.digits.size() >= 5) {
+      for (const std::string& cut :
+           {row.digits.substr(0, row.digits.size() - 1), row.digits.substr(1)}) {
+        if (PlausibleFare(std::stoll(cut), rules)) {
+          value = std::stoll(cut), plausible = true, trimmed = true;
+          break;
+        }
+      }
+    }
     double conf = row.confidence * (plausible ? 1.0 : 0.3) + (row.confirmed ? 0.5 : 0);
     if (f.value && conf <= best_rank) continue;
     best_rank = conf;
@@ -32,13 +45,13 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
     // independent OCR reading must agree.
     if (!plausible) {
       f.confidence = std::min(0.3, 0.3 * row.confidence);
-    } else if (row.confirmed) {
+    } else if (row.confirmed && !trimmed) {
       f.confidence = std::clamp(0.7 + 0.3 * row.confidence, 0.0, 1.0);
     } else {
       f.confidence = std::clamp(0.3 + 0.4 * row.confidence, 0.0, 0.55);
     }
     f.confidence = std::max(f.confidence, 0.0);
-    f.evidence = Evidence{"seven_segment", row.digits, row.box};
+    f.evidence = Evidence{"seven_segment", row.digits, row.box};  // as read, sign included
   }
   return f;
 }
