@@ -104,25 +104,7 @@ Expected<TaxiFareResult> Extractor::TaxiFare(std::string_view bytes) {
     const auto& ocr = std::get<std::vector<OcrLine>>(lines);
     Field<int64_t> fare = FareFromOcr(ocr, options_.taxi, options_.chooser);
     result.ocr_text = JoinLines(ocr);
-    if (seg.value && fare.value && *seg.value == *fare.value) {
-      // Two independent readings agree.
-      result.amount = seg;
-      result.amount.confidence = std::max({seg.confidence, fare.confidence, 0.85});
-      result.method = "seven_segment";
-    } else if (seg.value && fare.value) {
-      // They disagree: the OCR reading where it is sure of itself (an app
-      // screen's 12,300원), else the display's; low confidence either way.
-      bool ocr = fare.confidence >= 0.6;
-      result.amount = ocr ? fare : seg;
-      result.amount.confidence = std::min(result.amount.confidence, 0.4);
-      result.method = ocr ? "ocr" : "seven_segment";
-    } else if (fare.value || !seg.value) {
-      result.amount = fare;
-      result.method = "ocr";
-    } else {
-      result.amount = seg;
-      result.method = "seven_segment";
-    }
+    result.amount = CombineFareReadings(seg, fare, &result.method);
   }
   result.elapsed_ms = MsSince(t0);
   return result;

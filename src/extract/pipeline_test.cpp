@@ -202,6 +202,34 @@ TEST(SevenSegment, ReadsGappedPolygonSegmentsAndLcd) {
   EXPECT_GE(lcd_hit, 2) << lcd_hit << "/" << lcd;
 }
 
+// Combining an unconfirmed display reading with OCR: agreement is sure, a
+// disagreement or a reading nothing confirmed is low confidence.
+TEST(TaxiRules, CombinedReadingsNeedAgreementToBeSure) {
+  auto F = [](int64_t v, double c) {
+    Field<int64_t> f;
+    f.value = v, f.confidence = c;
+    return f;
+  };
+  std::string method;
+  Field<int64_t> agree = CombineFareReadings(F(12300, 0.5), F(12300, 0.4), &method);
+  EXPECT_EQ(agree.value, 12300);
+  EXPECT_GE(agree.confidence, 0.85);
+  EXPECT_EQ(method, "seven_segment");
+  Field<int64_t> app = CombineFareReadings(F(8800, 0.5), F(12300, 0.8), &method);
+  EXPECT_EQ(app.value, 12300);
+  EXPECT_EQ(method, "ocr");
+  EXPECT_LT(app.confidence, kLowConfidence);
+  Field<int64_t> panel = CombineFareReadings(F(12300, 0.55), F(6000, 0.3), &method);
+  EXPECT_EQ(panel.value, 12300);
+  EXPECT_LT(panel.confidence, kLowConfidence);
+  Field<int64_t> alone = CombineFareReadings(F(12300, 0.55), Field<int64_t>{}, &method);
+  EXPECT_EQ(alone.value, 12300);
+  EXPECT_EQ(method, "seven_segment");
+  EXPECT_LT(alone.confidence, kLowConfidence);
+  Field<int64_t> none = CombineFareReadings(Field<int64_t>{}, Field<int64_t>{}, &method);
+  EXPECT_FALSE(none.value);
+}
+
 // A fare is sure only when a second binarisation read the same digits and
 // it is plausible; otherwise it stays under the accept level.
 TEST(TaxiRules, UnconfirmedOrImplausibleFaresAreUnsure) {

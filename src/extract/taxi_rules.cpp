@@ -56,6 +56,29 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
   return f;
 }
 
+Field<int64_t> CombineFareReadings(const Field<int64_t>& seg, const Field<int64_t>& ocr,
+                                   std::string* method) {
+  Field<int64_t> out;
+  if (seg.value && ocr.value && *seg.value == *ocr.value) {
+    out = seg;  // two independent readings agree
+    out.confidence = std::max({seg.confidence, ocr.confidence, 0.85});
+    *method = "seven_segment";
+  } else if (seg.value && ocr.value) {
+    bool use_ocr = ocr.confidence >= 0.6;
+    out = use_ocr ? ocr : seg;
+    out.confidence = std::min(out.confidence, 0.4);
+    *method = use_ocr ? "ocr" : "seven_segment";
+  } else if (ocr.value || !seg.value) {
+    out = ocr;
+    *method = "ocr";
+  } else {
+    out = seg;  // nothing confirmed it
+    out.confidence = std::min(seg.confidence, kLowConfidence - 0.05);
+    *method = "seven_segment";
+  }
+  return out;
+}
+
 Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& rules,
                            CandidateChooser* chooser) {
   struct Scored {
