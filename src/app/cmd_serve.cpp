@@ -178,7 +178,7 @@ int RunServe(const ServeOptions& o) {
   el.max_bytes = o.extract_max_bytes;
   el.max_concurrent_decodes = o.max_concurrent_decodes;
   el.max_decoded_bytes = o.max_decoded_mib << 20;
-  RegisterExtractRoutes(server.raw(), el, chooser.get());
+  RegisterExtractRoutes(server.raw(), el, chooser.get(), &metrics);
 #endif
   auto port = server.Bind();
   if (!port.ok()) {

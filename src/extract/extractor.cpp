@@ -1,5 +1,6 @@
 #include "extractor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <optional>
@@ -103,13 +104,7 @@ Expected<TaxiFareResult> Extractor::TaxiFare(std::string_view bytes) {
     const auto& ocr = std::get<std::vector<OcrLine>>(lines);
     Field<int64_t> fare = FareFromOcr(ocr, options_.taxi, options_.chooser);
     result.ocr_text = JoinLines(ocr);
-    if (fare.value || !seg.value) {
-      result.amount = fare;
-      result.method = "ocr";
-    } else {
-      result.amount = seg;
-      result.method = "seven_segment";
-    }
+    result.amount = CombineFareReadings(seg, fare, &result.method);
   }
   result.elapsed_ms = MsSince(t0);
   return result;

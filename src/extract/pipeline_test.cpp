@@ -9,6 +9,7 @@
 
 #include "extract/extractor.h"
 #include "extract/sevenseg.h"
+#include "extract/taxi_rules.h"
 #include "render.h"
 
 namespace nunchi::extract {
@@ -122,6 +123,146 @@ TEST(Pipeline, EndToEndOnRenderedImages) {
   for (const auto& [amount, n] : amounts) most_common = std::max(most_common, n);
   EXPECT_LT(most_common, total / 4);
   EXPECT_GE(hit, total * 3 / 4) << hit << "/" << total;
+}
+
+// PNG bytes of a 32 bpp image drawn by `paint` (x, y) -> 0xRRGGBB.
+template <typename Paint>
+std::string Png(int w, int h, Paint paint) {
+  PixPtr pix(pixCreate(w, h, 32));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      uint32_t c = paint(x, y);
+      pixSetRGBPixel(pix.get(), x, y, (c >> 16) & 255, (c >> 8) & 255, c & 255);
+    }
+  }
+  l_uint8* data = nullptr;
+  size_t size = 0;
+  pixWriteMemPng(&data, &size, pix.get(), 0);
+  std::string out(reinterpret_cast<char*>(data), size);
+  lept_free(data);
+  return out;
+}
+
+// Photos that are neither a meter nor a receipt answer with no amount, or
+// with one marked low confidence: never an invented number taken as sure.
+TEST(Pipeline, NonDocumentsGiveNoConfidentAmount) {
+  Extractor extractor(ExtractorOptions{});
+  std::map<std::string, std::string> photos;
+  photos["blank page"] = Png(600, 800, [](int, int) { return 0xf4f4f0u; });
+  // A street at dusk: sky gradient, buildings, lit windows (saturated amber
+  // rectangles on dark, the closest thing to an LED panel), a red car.
+  photos["street"] = Png(800, 600, [](int x, int y) -> uint32_t {
+    if (y < 250 - (x / 97 % 3) * 40) return 0x203050u + static_cast<uint32_t>(y / 10);
+    if (y > 480) return (x > 300 && x < 460 && y < 540) ? 0xc01818u : 0x303030u;
+    int bx = x % 97, by = y % 53;
+    bool window = bx > 20 && bx < 45 && by > 15 && by < 38 && (x / 97 + y / 53) % 2 == 0;
+    return window ? 0xffb020u : 0x3a3530u;
+  });
+  // A face: skin ellipse, two eyes, a mouth, on a grey wall.
+  photos["face"] = Png(500, 600, [](int x, int y) -> uint32_t {
+    auto in = [&](double cx, double cy, double rx, double ry) {
+      double dx = (x - cx) / rx, dy = (y - cy) / ry;
+      return dx * dx + dy * dy <= 1;
+    };
+    if (in(190, 250, 28, 16) || in(310, 250, 28, 16)) return 0x2a1a10u;
+    if (in(250, 420, 70, 18)) return 0xa03030u;
+    if (in(250, 300, 170, 220)) return 0xe0b090u;
+    return 0x9a9a9au;
+  });
+  for (const auto& [name, bytes] : photos) {
+    auto fare = extractor.TaxiFare(bytes);
+    ASSERT_TRUE(std::holds_alternative<TaxiFareResult>(fare)) << name;
+    const auto& f = std::get<TaxiFareResult>(fare).amount;
+    EXPECT_TRUE(!f.value || f.confidence < kLowConfidence)
+        << name << ": taxi fare " << *f.value << " at " << f.confidence;
+    auto receipt = extractor.Receipt(bytes);
+    ASSERT_TRUE(std::holds_alternative<ReceiptResult>(receipt)) << name;
+    const auto& a = std::get<ReceiptResult>(receipt).amount;
+    EXPECT_TRUE(!a.value || a.confidence < kLowConfidence)
+        << name << ": receipt amount " << *a.value << " at " << a.confidence;
+  }
+}
+
+// Polygon seven-segment meters (every segment a separate hexagon with a gap,
+// LED and LCD): each digit is one cell, not two or three blobs.
+TEST(SevenSegment, ReadsGappedPolygonSegmentsAndLcd) {
+  int hit = 0, total = 0, lcd = 0, lcd_hit = 0;
+  for (uint64_t seed = 300; seed < 316; ++seed) {
+    render::RenderedImage img = render::RenderPolygonMeter(seed);
+    Expected<PixPtr> pix = DecodeImage(Bytes(img), {});
+    ASSERT_TRUE(std::holds_alternative<PixPtr>(pix));
+    Field<int64_t> fare =
+        FareFromSevenSegment(ReadSevenSegment(std::get<PixPtr>(pix).get()), TaxiRules{});
+    bool ok = fare.value == img.truth.amount;
+    ++total, hit += ok;
+    if (img.truth.layout == "lcd_meter") ++lcd, lcd_hit += ok;
+  }
+  EXPECT_GE(hit, 12) << hit << "/" << total;
+  EXPECT_GT(lcd, 0);
+  EXPECT_GE(lcd_hit, 2) << lcd_hit << "/" << lcd;
+}
+
+// Combining an unconfirmed display reading with OCR: agreement is sure, a
+// disagreement or a reading nothing confirmed is low confidence.
+TEST(TaxiRules, CombinedReadingsNeedAgreementToBeSure) {
+  auto F = [](int64_t v, double c) {
+    Field<int64_t> f;
+    f.value = v, f.confidence = c;
+    return f;
+  };
+  std::string method;
+  Field<int64_t> agree = CombineFareReadings(F(12300, 0.5), F(12300, 0.4), &method);
+  EXPECT_EQ(agree.value, 12300);
+  EXPECT_GE(agree.confidence, 0.85);
+  EXPECT_EQ(method, "seven_segment");
+  Field<int64_t> app = CombineFareReadings(F(8800, 0.5), F(12300, 0.8), &method);
+  EXPECT_EQ(app.value, 12300);
+  EXPECT_EQ(method, "ocr");
+  EXPECT_LT(app.confidence, kLowConfidence);
+  Field<int64_t> panel = CombineFareReadings(F(12300, 0.55), F(6000, 0.3), &method);
+  EXPECT_EQ(panel.value, 12300);
+  EXPECT_LT(panel.confidence, kLowConfidence);
+  Field<int64_t> alone = CombineFareReadings(F(12300, 0.55), Field<int64_t>{}, &method);
+  EXPECT_EQ(alone.value, 12300);
+  EXPECT_EQ(method, "seven_segment");
+  EXPECT_LT(alone.confidence, kLowConfidence);
+  Field<int64_t> none = CombineFareReadings(Field<int64_t>{}, Field<int64_t>{}, &method);
+  EXPECT_FALSE(none.value);
+}
+
+// A fare is sure only when a second binarisation read the same digits and
+// it is plausible; otherwise it stays under the accept level.
+TEST(TaxiRules, UnconfirmedOrImplausibleFaresAreUnsure) {
+  SevenSegReading row;
+  row.digits = "12300";
+  row.digit_height = 50;
+  row.confidence = 0.9;
+  row.confirmed = true;
+  EXPECT_GE(FareFromSevenSegment({row}, TaxiRules{}).confidence, 0.7);
+  row.confirmed = false;
+  Field<int64_t> unsure = FareFromSevenSegment({row}, TaxiRules{});
+  EXPECT_EQ(unsure.value, 12300);
+  EXPECT_LT(unsure.confidence, ExtractorOptions{}.seven_segment_accept);
+  row.confirmed = true;
+  row.digits = "12345";  // not a multiple of 100
+  EXPECT_LT(FareFromSevenSegment({row}, TaxiRules{}).confidence, kLowConfidence);
+}
+
+// A 원 or ₩ sign read as a digit at either end is no digit of the fare; the
+// trimmed fare is unsure until OCR agrees.
+TEST(TaxiRules, ASignReadAsADigitIsTrimmed) {
+  SevenSegReading row;
+  row.digits = "330006";
+  row.digit_height = 50;
+  row.confidence = 0.9;
+  row.confirmed = true;
+  Field<int64_t> fare = FareFromSevenSegment({row}, TaxiRules{});
+  EXPECT_EQ(fare.value, 33000);
+  EXPECT_LT(fare.confidence, ExtractorOptions{}.seven_segment_accept);
+  row.digits = "312300";
+  EXPECT_EQ(FareFromSevenSegment({row}, TaxiRules{}).value, 312300);  // plausible as read
+  row.digits = "812345";
+  EXPECT_LT(FareFromSevenSegment({row}, TaxiRules{}).confidence, kLowConfidence);
 }
 
 TEST(Pipeline, CommittedRenderedSet) {

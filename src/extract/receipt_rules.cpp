@@ -17,12 +17,21 @@ struct AmountCandidate {
 };
 
 // Same number of digits, at most one of them different.
+// One OCR slip apart: one digit changed, dropped (135,200 read 15,200) or
+// added (a won sign read as a leading digit: 16,500 read 316,500).
 bool OneDigitApart(int64_t a, int64_t b) {
   std::string x = std::to_string(a), y = std::to_string(b);
-  if (x.size() != y.size()) return false;
-  int diff = 0;
-  for (size_t i = 0; i < x.size(); ++i) diff += x[i] != y[i];
-  return diff <= 1;
+  if (x.size() < y.size()) std::swap(x, y);
+  if (x.size() == y.size()) {
+    int diff = 0;
+    for (size_t i = 0; i < x.size(); ++i) diff += x[i] != y[i];
+    return diff <= 1;
+  }
+  if (x.size() != y.size() + 1) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x.substr(0, i) + x.substr(i + 1) == y) return true;
+  }
+  return false;
 }
 
 // True when a won sign is followed by a non-digit glued to the number, as in

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "http/extract_routes.h"
+#include "ops/metrics.h"
 #include "render.h"
 
 namespace nunchi {
@@ -16,7 +17,7 @@ class ExtractRoutesTest : public ::testing::Test {
   void SetUp() override {
     ExtractLimits limits;
     limits.max_bytes = 2 << 20;
-    RegisterExtractRoutes(server_, limits);
+    RegisterExtractRoutes(server_, limits, nullptr, &metrics_);
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -38,6 +39,7 @@ class ExtractRoutesTest : public ::testing::Test {
     EXPECT_EQ(body["type"].get<std::string>().rfind("https://nunchi.dev/problems/", 0), 0u);
   }
 
+  MetricsRegistry metrics_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
@@ -105,6 +107,32 @@ TEST(DecodeAdmission, BoundsConcurrencyAndDecodedBytes) {
   EXPECT_TRUE(a.TryAcquire(200));
   EXPECT_EQ(a.in_use_bytes(), 300u);
   EXPECT_FALSE(a.TryAcquire(1));
+}
+
+// A blank page is no meter: no amount, listed as low confidence, counted.
+TEST_F(ExtractRoutesTest, BlankPageAnswersLowConfidenceAndIsCounted) {
+  // A 64x64 grey PNG (8-bit grey, one colour).
+  static const unsigned char kPng[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+      0x52, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x40, 0x08, 0x00, 0x00, 0x00, 0x00, 0x8f,
+      0x02, 0x2e, 0x02, 0x00, 0x00, 0x00, 0x2a, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0xed, 0xcc,
+      0x41, 0x11, 0x00, 0x00, 0x0c, 0x02, 0x20, 0xfb, 0xa7, 0x34, 0x8a, 0x21, 0xf6, 0xdb, 0x41,
+      0x00, 0xd2, 0xa3, 0x08, 0x04, 0x02, 0x81, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x81, 0x40,
+      0x20, 0xf8, 0x1e, 0x0c, 0xba, 0xda, 0x00, 0xd3, 0xad, 0x3a, 0x3b, 0x93, 0x00, 0x00, 0x00,
+      0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  std::string png(reinterpret_cast<const char*>(kPng), sizeof kPng);
+  auto res = Client().Post("/v1/extractions/taxi-fare", png, "image/png");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  auto body = nlohmann::json::parse(res->body);
+  EXPECT_TRUE(body["amount"].is_null()) << res->body;
+  EXPECT_EQ(body["confidence"]["amount"], 0.0);
+  ASSERT_TRUE(body["low_confidence"].is_array()) << res->body;
+  EXPECT_EQ(body["low_confidence"][0], "amount");
+  EXPECT_EQ(metrics_.Counter("nunchi_extract_low_confidence_total", "")
+                .Get({{"kind", "taxi_fare"}, {"field", "amount"}}),
+            1.0);
+  EXPECT_NE(metrics_.Render().find("nunchi_extract_low_confidence_total"), std::string::npos);
 }
 
 }  // namespace

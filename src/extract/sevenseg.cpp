@@ -24,7 +24,7 @@ struct Blob {
 
 // Lit-segment mask: bright, saturated (red, green, amber or blue LED) pixels
 // well above the panel level.
-Mask LitMask(Pix* rgb) {
+Mask LitMask(Pix* rgb, bool dark, double level) {
   Mask m;
   m.w = pixGetWidth(rgb), m.h = pixGetHeight(rgb);
   std::vector<int> lit(static_cast<size_t>(m.w) * m.h);
@@ -37,8 +37,10 @@ Mask LitMask(Pix* rgb) {
       extractRGBValues(data[y * wpl + x], &r, &g, &b);
       int mx = std::max({r, g, b}), mn = std::min({r, g, b});
       double sat = mx > 0 ? (mx - mn) / static_cast<double>(mx) : 0;
-      // LED segments are saturated colours; white UI text is not.
-      int v = sat < 0.3 ? 0 : static_cast<int>(mx * (0.5 + 0.5 * sat));
+      // LED segments are saturated colours; white UI text is not. LCD
+      // segments are dark on a light green or grey glass: darkness.
+      int v =
+          dark ? 255 - (r + g + b) / 3 : (sat < 0.3 ? 0 : static_cast<int>(mx * (0.5 + 0.5 * sat)));
       lit[y * m.w + x] = v;
       ++hist[v];
     }
@@ -54,15 +56,20 @@ Mask LitMask(Pix* rgb) {
     }
   }
   m.on.assign(lit.size(), 0);
-  if (high - median < 60 || median > 110) return m;  // no lit display on a dark ground
-  int t = median + static_cast<int>(0.45 * (high - median));
+  // No lit display on a dark ground (LED), or no dark digits on a light one (LCD).
+  if (high - median < 60 || median > (dark ? 170 : 110)) return m;
+  int t = median + static_cast<int>(level * (high - median));
   for (size_t i = 0; i < lit.size(); ++i) m.on[i] = lit[i] > t;
   return m;
 }
 
-std::vector<Blob> Components(const Mask& m) {
+// Connected components of at least 8 pixels; with `labels`, each pixel's
+// component index (-1 for none or a dropped speck).
+std::vector<Blob> Components(const Mask& m, std::vector<int>* labels = nullptr) {
   std::vector<Blob> blobs;
   std::vector<uint8_t> seen(m.on.size(), 0);
+  std::vector<int> members;
+  if (labels) labels->assign(m.on.size(), -1);
   std::vector<int> stack;
   for (int i = 0; i < static_cast<int>(m.on.size()); ++i) {
     if (!m.on[i] || seen[i]) continue;
@@ -73,6 +80,7 @@ std::vector<Blob> Components(const Mask& m) {
       int p = stack.back();
       stack.pop_back();
       int x = p % m.w, y = p / m.w;
+      if (labels) members.push_back(p);
       b.x0 = std::min(b.x0, x), b.x1 = std::max(b.x1, x);
       b.y0 = std::min(b.y0, y), b.y1 = std::max(b.y1, y);
       ++b.area;
@@ -85,7 +93,13 @@ std::vector<Blob> Components(const Mask& m) {
         }
       }
     }
-    if (b.area >= 8) blobs.push_back(b);
+    if (b.area >= 8) {
+      if (labels) {
+        for (int p : members) (*labels)[p] = static_cast<int>(blobs.size());
+      }
+      blobs.push_back(b);
+    }
+    members.clear();
   }
   return blobs;
 }
@@ -278,6 +292,88 @@ double EstimateSlant(const Mask& m, const std::vector<Blob>& row, double angle) 
   return std::clamp(slants[slants.size() / 2], -0.1, 0.4);
 }
 
+// A row read cell by cell from its undilated strokes. The strokes of one
+// digit overlap in x once the slant is undone, even when every segment is a
+// separate polygon with a gap to the next (a horizontal segment spans the
+// columns), while neighbouring digits leave a gap: so cells are the runs of
+// overlapping stroke intervals, not connected blobs. Strokes under a quarter
+// of the row height (commas, points, specks) are left out; a cell under 0.6
+// of it (a 원 sign, a label) is no digit, nor is an undecodable cell at
+// either end of the row.
+struct CellRead {
+  std::string digits;
+  double confidence = 0;
+  int cells = 0;
+};
+
+CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
+                          const std::vector<int>& labels, double rcx, double rcy, double H,
+                          double angle, double slant) {
+  double c = std::cos(angle), s = std::sin(angle);
+  struct Span {
+    double u0, u1, v0, v1;
+  };
+  std::vector<Span> spans;
+  for (size_t i = 0; i < strokes.size(); ++i) {
+    const Blob& b = strokes[i];
+    if (std::max(b.W(), b.H()) < 0.22 * H) continue;
+    double dx = b.cx() - rcx, dy = b.cy() - rcy;
+    double v = -s * dx + c * dy, u = c * dx + s * dy;
+    if (std::abs(v) > 0.6 * H || std::abs(u) > 12 * H) continue;
+    Span sp{1e9, -1e9, 1e9, -1e9};
+    for (int y = b.y0; y <= b.y1; ++y) {
+      for (int x = b.x0; x <= b.x1; ++x) {
+        if (labels[y * m.w + x] != static_cast<int>(i)) continue;
+        double px = x - rcx, py = y - rcy;
+        double pv = -s * px + c * py, pu = c * px + s * py + slant * pv;
+        sp.u0 = std::min(sp.u0, pu), sp.u1 = std::max(sp.u1, pu);
+        sp.v0 = std::min(sp.v0, pv), sp.v1 = std::max(sp.v1, pv);
+      }
+    }
+    if (sp.u1 >= sp.u0) spans.push_back(sp);
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.u0 < b.u0; });
+  std::vector<Span> cells;
+  double tol = 1.0 + 0.02 * H;
+  for (const Span& sp : spans) {
+    if (!cells.empty() && sp.u0 <= cells.back().u1 + tol) {
+      Span& g = cells.back();
+      g.u1 = std::max(g.u1, sp.u1), g.v0 = std::min(g.v0, sp.v0), g.v1 = std::max(g.v1, sp.v1);
+    } else {
+      cells.push_back(sp);
+    }
+  }
+  std::erase_if(cells, [&](const Span& g) { return g.v1 - g.v0 < 0.6 * H; });
+  CellRead out;
+  if (cells.size() < 2) return out;
+  std::vector<double> widths, centres;
+  for (const Span& g : cells) {
+    if (g.u1 - g.u0 > 0.4 * H) widths.push_back(g.u1 - g.u0 + 1);
+    centres.push_back((g.v0 + g.v1) / 2);
+  }
+  double W = widths.empty() ? 0.55 * H : Median(widths);
+  double vc = Median(centres);
+  std::vector<DigitRead> reads;
+  for (const Span& g : cells) {
+    bool narrow = g.u1 - g.u0 + 1 < 0.6 * W;
+    double uc = narrow ? g.u1 + 0.5 - W / 2 : (g.u0 + g.u1) / 2;
+    double lx = uc - slant * vc;  // the cell centre in rotated coordinates
+    double cx = rcx + c * lx - s * vc, cy = rcy + s * lx + c * vc;
+    reads.push_back(ReadCell(m, cx, cy, W, H, angle, slant));
+  }
+  size_t first = 0, last = reads.size();
+  while (first < last && reads[first].digit < 0) ++first;
+  while (last > first && reads[last - 1].digit < 0) --last;
+  if (last - first < 2) return out;
+  for (size_t i = first; i < last; ++i) {
+    out.digits += reads[i].digit >= 0 ? static_cast<char>('0' + reads[i].digit) : '?';
+    out.confidence += reads[i].digit >= 0 ? reads[i].confidence : 0;
+  }
+  out.cells = static_cast<int>(last - first);
+  out.confidence /= static_cast<double>(reads.size());  // trimmed ends count against it
+  return out;
+}
+
 }  // namespace
 
 int DecodeSegments(const double lit[7], double* confidence) {
@@ -308,16 +404,14 @@ int DecodeSegments(const double lit[7], double* confidence) {
   return best <= 1.8 ? digit : -1;
 }
 
-std::vector<SevenSegReading> ReadSevenSegment(Pix* input) {
+namespace {
+
+// Rows of one polarity: lit on dark (LED) or dark on light (LCD).
+std::vector<SevenSegReading> ReadRows(Pix* rgb, double scale, bool dark, double level) {
   std::vector<SevenSegReading> out;
-  int w = pixGetWidth(input), h = pixGetHeight(input);
-  double scale = std::min(1.0, 900.0 / std::max(w, h));
-  PixPtr rgb(scale < 1
-                 ? pixScale(input, static_cast<l_float32>(scale), static_cast<l_float32>(scale))
-                 : pixClone(input));
-  if (!rgb || pixGetDepth(rgb.get()) != 32) return out;
-  Mask mask = LitMask(rgb.get());
-  std::vector<Blob> segs = Components(mask);
+  Mask mask = LitMask(rgb, dark, level);
+  std::vector<int> labels;
+  std::vector<Blob> segs = Components(mask, &labels);
   if (segs.size() < 4 || segs.size() > 3000) return out;
   std::vector<double> lengths;
   for (const Blob& b : segs) {
@@ -366,6 +460,10 @@ std::vector<SevenSegReading> ReadSevenSegment(Pix* input) {
       if (b.W() > 0.45 * H) widths.push_back(b.W());
     }
     SevenSegReading best;
+    int x0 = row.front().x0, x1 = row.back().x1, y0 = row.front().y0, y1 = row.front().y1;
+    for (const Blob& b : row) y0 = std::min(y0, b.y0), y1 = std::max(y1, b.y1);
+    bool by_strokes = false;
+    int best_cells = 0;
     for (double slant :
          {EstimateSlant(mask, row, angle), EstimateSlantByProjection(mask, row, angle), 0.0}) {
       double W = (widths.empty() ? 0.55 * H : Median(widths)) - std::max(0.0, slant) * H;
@@ -380,16 +478,64 @@ std::vector<SevenSegReading> ReadSevenSegment(Pix* input) {
         conf += d.digit >= 0 ? d.confidence : 0;
       }
       conf /= n;
-      if (conf > best.confidence) best.digits = text, best.confidence = conf;
+      // Cells from the strokes come first: a digit whose segments do not
+      // touch is one digit there, two or three blobs here.
+      CellRead cells =
+          ReadRowByStrokes(mask, segs, labels, (x0 + x1) / 2.0, (y0 + y1) / 2.0, H, angle, slant);
+      // A wrong slant only merges neighbouring cells: the most cells win.
+      bool better = !by_strokes || cells.cells > best_cells ||
+                    (cells.cells == best_cells && cells.confidence > best.confidence);
+      if (!cells.digits.empty() && better) {
+        best.digits = cells.digits, best.confidence = cells.confidence, by_strokes = true;
+        best_cells = cells.cells;
+      } else if (!by_strokes && conf > best.confidence) {
+        best.digits = text, best.confidence = conf;
+      }
     }
     if (best.digits.empty()) continue;
-    int x0 = row.front().x0, x1 = row.back().x1, y0 = row.front().y0, y1 = row.front().y1;
-    for (const Blob& b : row) y0 = std::min(y0, b.y0), y1 = std::max(y1, b.y1);
     best.box =
         Box{static_cast<int>(x0 / scale), static_cast<int>(y0 / scale),
             static_cast<int>((x1 - x0 + 1) / scale), static_cast<int>((y1 - y0 + 1) / scale)};
     best.digit_height = H / scale;
+    best.dark = dark;
     out.push_back(best);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<SevenSegReading> ReadSevenSegment(Pix* input) {
+  std::vector<SevenSegReading> out;
+  int w = pixGetWidth(input), h = pixGetHeight(input);
+  double scale = std::min(1.0, 900.0 / std::max(w, h));
+  PixPtr rgb(scale < 1
+                 ? pixScale(input, static_cast<l_float32>(scale), static_cast<l_float32>(scale))
+                 : pixClone(input));
+  if (!rgb || pixGetDepth(rgb.get()) != 32) return out;
+  // Lit digits on a dark panel (LED) and dark digits on a light glass (LCD):
+  // the polarity whose best row reads better.
+  auto score = [](const std::vector<SevenSegReading>& rows) {
+    double best = 0;
+    for (const SevenSegReading& r : rows) {
+      if (r.digits.find('?') != std::string::npos) continue;
+      best = std::max(best, r.confidence * (r.digits.size() >= 3 ? 1.0 : 0.5));
+    }
+    return best;
+  };
+  bool dark = false;
+  out = ReadRows(rgb.get(), scale, false, 0.45);
+  std::vector<SevenSegReading> lcd = ReadRows(rgb.get(), scale, true, 0.45);
+  if (score(lcd) > score(out)) out = std::move(lcd), dark = true;
+  // A second, independent reading of every row from another binarisation
+  // level: a row is confirmed when both read the same digits.
+  std::vector<SevenSegReading> second = ReadRows(rgb.get(), scale, dark, 0.3);
+  for (SevenSegReading& r : out) {
+    for (const SevenSegReading& o : second) {
+      int ox = std::min(r.box.right(), o.box.right()) - std::max(r.box.x, o.box.x);
+      int oy = std::min(r.box.bottom(), o.box.bottom()) - std::max(r.box.y, o.box.y);
+      if (ox > r.box.w / 2 && oy > r.box.h / 2 && o.digits == r.digits) r.confirmed = true;
+    }
   }
   std::sort(out.begin(), out.end(), [](const SevenSegReading& a, const SevenSegReading& b) {
     return a.digit_height > b.digit_height;

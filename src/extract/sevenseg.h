@@ -1,7 +1,10 @@
-// Seven-segment reader for LED taxi meters: finds the lit segments (bright
-// against the panel, ignoring the faint unlit "ghost" segments), groups them
-// into digits and rows, corrects rotation and italic slant, and reads each
-// digit from its seven segment zones. Pure function; thread-safe.
+// Seven-segment reader for LED and LCD taxi meters: finds the lit segments
+// (bright against a dark panel, or dark on a light LCD glass, ignoring the
+// faint unlit "ghost" segments), groups them into rows, corrects rotation and
+// italic slant, cuts each row into digit cells where the strokes' x-ranges
+// leave a gap (so a digit drawn as separate segments is one digit), reads
+// each cell from its seven segment zones and re-reads the row from a second
+// binarisation to confirm it. Pure function; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +20,9 @@ struct SevenSegReading {
   std::string digits;  // left to right, e.g. "12300"
   Box box;             // upload coordinates
   double digit_height = 0;
-  double confidence = 0;  // mean per-digit decoding confidence, 0..1
+  double confidence = 0;   // mean per-digit decoding confidence, 0..1
+  bool dark = false;       // dark digits on a light glass (LCD), not lit ones (LED)
+  bool confirmed = false;  // a second binarisation read the same digits
 };
 
 // Every row of at least two seven-segment digits, tallest first. Returns

@@ -16,19 +16,67 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
   if (rows.empty()) return f;
   // The main number is the tallest row; smaller rows are distance and time.
   double tallest = rows.front().digit_height;
+  double best_rank = -1;
   for (const SevenSegReading& row : rows) {
     if (row.digit_height < 0.8 * tallest) break;
     if (row.digits.find('?') != std::string::npos || row.digits.size() > 7) continue;
     int64_t value = std::stoll(row.digits);
     bool plausible = PlausibleFare(value, rules);
-    double conf = row.confidence * (plausible ? 1.0 : 0.3);
-    if (f.value && conf <= f.confidence) continue;
+    // A sign beside the digits (원 after, ₩ before) read as one more digit:
+    // fares end in 00, so 330006 is 33,000 and a sign, never 330,006. The
+    // trimmed value is not confirmed: OCR must agree for it to be sure.
+    bool trimmed = false;
+    if (!plausible && row.digits.size() >= 5) {
+      for (const std::string& cut :
+           {row.digits.substr(0, row.digits.size() - 1), row.digits.substr(1)}) {
+        if (PlausibleFare(std::stoll(cut), rules)) {
+          value = std::stoll(cut), plausible = true, trimmed = true;
+          break;
+        }
+      }
+    }
+    double conf = row.confidence * (plausible ? 1.0 : 0.3) + (row.confirmed ? 0.5 : 0);
+    if (f.value && conf <= best_rank) continue;
+    best_rank = conf;
     f.value = value;
-    f.confidence = std::clamp(0.3 + 0.7 * conf, 0.0, 1.0);
-    if (!plausible) f.confidence = std::min(f.confidence, 0.3);
-    f.evidence = Evidence{"seven_segment", row.digits, row.box};
+    // Sure only when the fare is plausible (a multiple of 100 between the
+    // base fare and the cap, so 4 to 6 digits) and a second binarisation
+    // read the same digits; otherwise below the accept level, so that an
+    // independent OCR reading must agree.
+    if (!plausible) {
+      f.confidence = std::min(0.3, 0.3 * row.confidence);
+    } else if (row.confirmed && !trimmed) {
+      f.confidence = std::clamp(0.7 + 0.3 * row.confidence, 0.0, 1.0);
+    } else {
+      f.confidence = std::clamp(0.3 + 0.4 * row.confidence, 0.0, 0.55);
+    }
+    f.confidence = std::max(f.confidence, 0.0);
+    f.evidence = Evidence{"seven_segment", row.digits, row.box};  // as read, sign included
   }
   return f;
+}
+
+Field<int64_t> CombineFareReadings(const Field<int64_t>& seg, const Field<int64_t>& ocr,
+                                   std::string* method) {
+  Field<int64_t> out;
+  if (seg.value && ocr.value && *seg.value == *ocr.value) {
+    out = seg;  // two independent readings agree
+    out.confidence = std::max({seg.confidence, ocr.confidence, 0.85});
+    *method = "seven_segment";
+  } else if (seg.value && ocr.value) {
+    bool use_ocr = ocr.confidence >= 0.6;
+    out = use_ocr ? ocr : seg;
+    out.confidence = std::min(out.confidence, 0.4);
+    *method = use_ocr ? "ocr" : "seven_segment";
+  } else if (ocr.value || !seg.value) {
+    out = ocr;
+    *method = "ocr";
+  } else {
+    out = seg;  // nothing confirmed it
+    out.confidence = std::min(seg.confidence, kLowConfidence - 0.05);
+    *method = "seven_segment";
+  }
+  return out;
 }
 
 Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& rules,

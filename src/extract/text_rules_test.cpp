@@ -142,6 +142,28 @@ TEST(ReceiptRules, VatCrossCheckRescuesAnUnreadableTotal) {
   EXPECT_FALSE(VatMatchesSupply(10000, 3000));
 }
 
+// A won sign read as a leading digit (₩16,500 -> 316,500) or a dropped digit
+// (135,200 -> 15,200): supply value + VAT, one edit away, wins.
+TEST(ReceiptRules, SupplyPlusVatBeatsATotalOneEditAway) {
+  std::vector<OcrLine> sign = {Line("공급가액 15,000", 0), Line("부가세 1,500", 30),
+                               Line("합계 316,500", 60)};
+  EXPECT_EQ(ReadReceiptFields(sign, nullptr).amount.value.value_or(0), 16500);
+  std::vector<OcrLine> dropped = {Line("공급가액 122,909", 0), Line("부가세 12,291", 30),
+                                  Line("결제금액 15,200", 60)};
+  EXPECT_EQ(ReadReceiptFields(dropped, nullptr).amount.value.value_or(0), 135200);
+}
+
+// A second total (면세, points, savings) is not the amount paid, even when
+// it is the largest number on the receipt.
+TEST(ReceiptRules, SecondTotalsAreNotThePaidAmount) {
+  std::vector<OcrLine> lines = {Line("면세 25,000", 0), Line("적립포인트 31,200", 30),
+                                Line("품목 8,000", 60), Line("합 계 16,500", 90)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 16500);
+  EXPECT_EQ(ClassifyAmountLabel("면세").role, AmountRole::kOther);
+  EXPECT_EQ(ClassifyAmountLabel("적립포인트").role, AmountRole::kOther);
+}
+
 TEST(ReceiptRules, FieldsFromACardSlip) {
   std::vector<OcrLine> lines = {
       Line("신용카드 매출전표", 0, 30),         Line("카드종류 신한카드", 40),

@@ -39,6 +39,10 @@ struct Evidence {
   Box box;
 };
 
+// Below this a field is reported as low confidence (the response lists it
+// under low_confidence and /metrics counts it).
+inline constexpr double kLowConfidence = 0.5;
+
 template <typename T>
 struct Field {
   std::optional<T> value;  // absent when nothing plausible was found

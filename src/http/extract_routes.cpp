@@ -8,6 +8,7 @@
 
 #include "extract/extractor.h"
 #include "extract/image_input.h"
+#include "ops/metrics.h"
 
 namespace nunchi {
 namespace {
@@ -55,10 +56,18 @@ void SendProblem(httplib::Response& res, const Problem& p, const std::string& de
 
 json BoxJson(const ex::Box& b) { return {{"x", b.x}, {"y", b.y}, {"w", b.w}, {"h", b.h}}; }
 
+// Fields under kLowConfidence (an absent one included) are listed in
+// `low_confidence` and counted per kind and field.
 template <typename T>
-void PutField(json& out, const char* name, const ex::Field<T>& f) {
+void PutField(json& out, const char* name, const ex::Field<T>& f, CounterFamily* low = nullptr) {
   out[name] = f.value ? json(*f.value) : json(nullptr);
-  out["confidence"][name] = f.value ? f.confidence : 0.0;
+  double confidence = f.value ? f.confidence : 0.0;
+  out["confidence"][name] = confidence;
+  if (!out.contains("low_confidence")) out["low_confidence"] = json::array();
+  if (confidence < ex::kLowConfidence) {
+    out["low_confidence"].push_back(name);
+    if (low) low->Add({{"kind", out.value("kind", "")}, {"field", name}});
+  }
   out["evidence"][name] = f.value ? json{{"source", f.evidence.source},
                                          {"text", f.evidence.text},
                                          {"box", BoxJson(f.evidence.box)}}
@@ -145,7 +154,12 @@ size_t DecodeAdmission::in_use_bytes() const {
 }
 
 void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
-                           ex::CandidateChooser* chooser) {
+                           ex::CandidateChooser* chooser, MetricsRegistry* metrics) {
+  CounterFamily* low =
+      metrics ? &metrics->Counter("nunchi_extract_low_confidence_total",
+                                  "Extracted fields answered below the low-confidence level "
+                                  "(absent ones included), by kind and field")
+              : nullptr;
   ex::ExtractorOptions options;
   options.chooser = chooser;
   options.limits.max_bytes = limits.max_bytes;
@@ -155,35 +169,34 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
       std::make_shared<DecodeAdmission>(limits.max_concurrent_decodes, limits.max_decoded_bytes);
 
   server.Post("/v1/extractions/taxi-fare",
-              [extractor, limits, admission](const httplib::Request& req, httplib::Response& res) {
+              [extractor, limits, admission, low](const httplib::Request& req, httplib::Response& res) {
                 Handle<ex::TaxiFareResult>(
-                    req, res, limits, *admission,
-                    [&](const std::string& b) { return extractor->TaxiFare(b); },
-                    [](const ex::TaxiFareResult& r) {
+                    req, res, limits, *admission, [&](const std::string& b) { return extractor->TaxiFare(b); },
+                    [low](const ex::TaxiFareResult& r) {
                       json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
-                      PutField(out, "amount", r.amount);
+                      PutField(out, "amount", r.amount, low);
                       out["ocr_text"] = r.ocr_text;
                       out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
                       return out;
                     });
               });
-  server.Post("/v1/extractions/receipt", [extractor, limits, admission](const httplib::Request& req,
-                                                                        httplib::Response& res) {
-    Handle<ex::ReceiptResult>(
-        req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
-        [](const ex::ReceiptResult& r) {
-          json out = {{"kind", "receipt"}, {"currency", "KRW"}};
-          PutField(out, "amount", r.amount);
-          PutField(out, "paid_at", r.paid_at);
-          PutField(out, "merchant", r.merchant);
-          PutField(out, "issuer", r.issuer);
-          PutField(out, "approval_number", r.approval_number);
-          out["checks"] = {{"vat_consistent", r.vat_consistent}};
-          out["ocr_text"] = r.ocr_text;
-          out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
-          return out;
-        });
-  });
+  server.Post("/v1/extractions/receipt",
+              [extractor, limits, admission, low](const httplib::Request& req, httplib::Response& res) {
+                Handle<ex::ReceiptResult>(
+                    req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
+                    [low](const ex::ReceiptResult& r) {
+                      json out = {{"kind", "receipt"}, {"currency", "KRW"}};
+                      PutField(out, "amount", r.amount, low);
+                      PutField(out, "paid_at", r.paid_at, low);
+                      PutField(out, "merchant", r.merchant, low);
+                      PutField(out, "issuer", r.issuer, low);
+                      PutField(out, "approval_number", r.approval_number, low);
+                      out["checks"] = {{"vat_consistent", r.vat_consistent}};
+                      out["ocr_text"] = r.ocr_text;
+                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+                      return out;
+                    });
+              });
 }
 
 }  // namespace nunchi

@@ -51,7 +51,12 @@ class DecodeAdmission {
   size_t running_ = 0, bytes_ = 0;
 };
 
+class MetricsRegistry;
+
+// metrics, if given, counts low-confidence fields
+// (nunchi_extract_low_confidence_total{kind,field}); it must outlive the server.
 void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
-                           extract::CandidateChooser* chooser = nullptr);
+                           extract::CandidateChooser* chooser = nullptr,
+                           MetricsRegistry* metrics = nullptr);
 
 }  // namespace nunchi

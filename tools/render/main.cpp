@@ -1,5 +1,5 @@
 // nunchi-render: writes labelled synthetic receipts and taxi meters.
-// Usage: nunchi-render --out DIR [--count N] [--seed S]
+// Usage: nunchi-render --out DIR [--count N] [--seed S] [--varied 1]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   std::string out;
   int count = 20;
   unsigned long long seed = 1;
+  bool varied = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--out")
@@ -18,13 +19,15 @@ int main(int argc, char** argv) {
       count = std::atoi(argv[i + 1]);
     else if (flag == "--seed")
       seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--varied")
+      varied = std::string(argv[i + 1]) == "1";
   }
   if (out.empty() || count <= 0) {
-    std::fprintf(stderr, "usage: nunchi-render --out DIR [--count N] [--seed S]\n");
+    std::fprintf(stderr, "usage: nunchi-render --out DIR [--count N] [--seed S] [--varied 1]\n");
     return 2;
   }
   std::string error;
-  if (!nunchi::render::RenderSet(out, count, seed, &error)) {
+  if (!nunchi::render::RenderSet(out, count, seed, &error, varied)) {
     std::fprintf(stderr, "nunchi-render: %s\n", error.c_str());
     return 1;
   }

@@ -48,12 +48,26 @@ RenderedImage RenderTaxiMeter(uint64_t seed) {
   return Finish(ApplyPhotoEffects(pix, rng, style), rng, truth);
 }
 
+RenderedImage RenderPolygonMeter(uint64_t seed) {
+  Rng rng(seed * 2 + 3);
+  GroundTruth truth;
+  bool lcd = false;
+  Pix* pix = DrawPolygonMeter(rng, &truth, &lcd);
+  PhotoStyle style;
+  style.dark_scene = !lcd;
+  style.max_rotation_deg = 6;
+  style.max_perspective = 0.05;
+  style.max_blur = 2;
+  style.max_noise = 12;
+  return Finish(ApplyPhotoEffects(pix, rng, style), rng, truth);
+}
+
 RenderedImage RenderSample(uint64_t seed) {
   Rng pick(seed ^ 0x5eed);
   return pick.Chance(0.5) ? RenderReceipt(seed) : RenderTaxiMeter(seed);
 }
 
-bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error) {
+bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error, bool varied) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -61,7 +75,8 @@ bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* er
     return false;
   }
   for (int i = 0; i < count; ++i) {
-    RenderedImage img = RenderSample(seed + static_cast<uint64_t>(i));
+    uint64_t s = seed + static_cast<uint64_t>(i);
+    RenderedImage img = varied && i % 3 == 2 ? RenderPolygonMeter(s) : RenderSample(s);
     char stem[64];
     std::snprintf(stem, sizeof stem, "%04d-%s", i, img.truth.layout.c_str());
     std::string base = (std::filesystem::path(dir) / stem).string();

@@ -23,11 +23,17 @@ struct RenderedImage {
 
 RenderedImage RenderReceipt(uint64_t seed);
 RenderedImage RenderTaxiMeter(uint64_t seed);
+// A polygon seven-segment meter (gapped segments, LED or LCD, 원 sign, a
+// second counter): variation beyond RenderTaxiMeter, for development sets.
+RenderedImage RenderPolygonMeter(uint64_t seed);
+
 // Receipt or meter, about half each, chosen by the seed.
 RenderedImage RenderSample(uint64_t seed);
 
 // Writes `count` samples as DIR/NNNN-<layout>.{png,jpg} plus .json truth,
 // creating DIR. Returns false and sets *error on an I/O failure.
-bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error);
+// With `varied`, every third sample is a polygon meter.
+bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error,
+               bool varied = false);
 
 }  // namespace nunchi::render

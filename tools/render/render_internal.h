@@ -18,6 +18,9 @@ namespace nunchi::render {
 Pix* DrawReceipt(Rng& rng, GroundTruth* truth);
 // Draws a clean taxi meter: an LED seven-segment panel or an app screen.
 Pix* DrawMeter(Rng& rng, GroundTruth* truth);
+// Draws a seven-segment meter from polygons (gapped segments, LED or LCD);
+// *lcd says which.
+Pix* DrawPolygonMeter(Rng& rng, GroundTruth* truth, bool* lcd);
 
 struct PhotoStyle {
   bool dark_scene = false;  // meters: a dark cabin around the panel
