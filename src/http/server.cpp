@@ -7,6 +7,7 @@
 #include <random>
 
 #include "http/contract_json.h"
+#include "http/method_routing.h"
 #include "http/problem.h"
 
 namespace nunchi {
@@ -72,17 +73,16 @@ void HttpServer::Routes() {
     std::string id = req.get_header_value("X-Request-Id");
     if (id.empty() || id.size() > 128) id = NewRequestId();
     res.set_header("X-Request-Id", id);
-    return httplib::Server::HandlerResponse::Unhandled;
+    return AnswerUnroutable(req, res) ? httplib::Server::HandlerResponse::Handled
+                                      : httplib::Server::HandlerResponse::Unhandled;
   });
   // Every error status without a body (404, 405, 413 from the library) gets a problem body.
   server_->set_error_handler(httplib::Server::HandlerWithResponse(
       [](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    Problem p = res.status == 413
-                    ? MakeProblem(413, "PAYLOAD_TOO_LARGE", "the request body is over the limit")
-                : res.status == 404 ? MakeProblem(404, "NOT_FOUND", "no such route: " + req.path)
-                : res.status == 405 ? MakeProblem(405, "METHOD_NOT_ALLOWED", req.method + " " + req.path)
-                                    : MakeProblem(res.status, "HTTP_ERROR", "request failed");
+    if (res.status == 404 && WriteRouteProblem(req, res))
+      return httplib::Server::HandlerResponse::Handled;
+    Problem p = ProblemForHttpStatus(res.status, req.method, req.path);
     SendProblem(res, p, req.path);
     return httplib::Server::HandlerResponse::Handled;
   }));
