@@ -1,6 +1,8 @@
 // nunchi: one binary, many subcommands. This file only wires them.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "app/commands.h"
 #include "app/config.h"
@@ -29,18 +31,29 @@ int main(int argc, char** argv) {
 #endif
   for (CLI::App* sub : app.get_subcommands({}))
     sub->add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");
+  nunchi::CheckNumericRanges(app);
+  app.footer(
+      "Exit codes: 0 ok, 1 runtime error (cannot bind, open the store, load a model...), "
+      "2 usage or configuration error (bad flag, value out of range, unknown config key or "
+      "NUNCHI_* variable).");
 
   std::vector<std::string> args;
   std::string error;
-  if (!nunchi::LayerArguments(app, argc, argv, &args, &error)) {
+  std::map<std::string, std::string> sources;
+  if (!nunchi::LayerArguments(app, argc, argv, &args, &error, &sources)) {
     std::cerr << "nunchi: " << error << "\n";
-    return 2;
+    return nunchi::kExitUsage;
   }
   std::reverse(args.begin(), args.end());  // CLI11 takes vectors in reverse order
   try {
     app.parse(args);
+  } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "nunchi: " << nunchi::DescribeParseError(e, sources) << "\n"
+              << "Run with --help for more information.\n";
+    return nunchi::kExitUsage;
   }
-  return 0;
+  return nunchi::kExitOk;
 }
