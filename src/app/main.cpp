@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   CLI::App app{"nunchi: congestion judgments for a Korean crowd-reporting app"};
   app.require_subcommand(1);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.set_version_flag("--version", "nunchi 0.1.0");
+  app.set_version_flag("--version", "nunchi " NUNCHI_VERSION_STRING " (commit " NUNCHI_GIT_COMMIT
+                                    ", llama.cpp " NUNCHI_LLAMA_COMMIT_ID ")");
   std::string config;
   app.add_option("--config", config, "TOML config file (also NUNCHI_CONFIG)");
   nunchi::AddServeCommand(app);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "http/access_log.h"
 #include "http/contract_json.h"
 #include "http/method_routing.h"
 #include "http/problem.h"
@@ -68,11 +69,15 @@ void HttpServer::Routes() {
   auto& latency = metrics_.Histogram("nunchi_http_request_duration_seconds",
                                      "HTTP request latency by route and status.",
                                      LatencyBuckets());
+  // Exported at 0 from the start, so rate() and alerts see the series at once.
+  for (const char* route : {kAnalysesPath, "/v1/extractions/taxi-fare", "/v1/extractions/receipt"})
+    latency.Touch({{"route", route}, {"status", "200"}});
   server_->set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
     t_request_start = std::chrono::steady_clock::now();
     std::string id = req.get_header_value("X-Request-Id");
     if (id.empty() || id.size() > 128) id = NewRequestId();
     res.set_header("X-Request-Id", id);
+    EchoTraceparent(req, res);
     return AnswerUnroutable(req, res) ? httplib::Server::HandlerResponse::Handled
                                       : httplib::Server::HandlerResponse::Unhandled;
   });
@@ -102,6 +107,7 @@ void HttpServer::Routes() {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_request_start).count();
     latency.Observe({{"route", RouteLabel(req.path)}, {"status", std::to_string(res.status)}},
                     secs);
+    LogAccess(req, res, secs);
   });
 
   server_->Post(kAnalysesPath, [this](const httplib::Request& req, httplib::Response& res) {

@@ -14,7 +14,9 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
+#include <thread>
 
 #include "blackbox/server_process.h"
 
@@ -212,6 +214,65 @@ TEST_F(SpecTest, ExtractionAnswersAndProblems) {
   auto tj = Body(taxi);
   EXPECT_EQ(tj["kind"], "taxi_fare");
   EXPECT_TRUE(tj["method"] == "seven_segment" || tj["method"] == "ocr") << tj.dump();
+}
+
+TEST_F(SpecTest, TheServerLogIsJsonLinesWithAnAccessLinePerRequest) {
+  auto c = Quick();
+  const std::string tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  auto r = c.Get("/readyz", {{"X-Request-Id", "spec-log-1"}, {"traceparent", tp}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get_header_value("traceparent"), tp);  // echoed back
+  auto bad = c.Get("/livez", {{"traceparent", "00-zz-not-a-trace-01"}});
+  ASSERT_TRUE(bad);
+  EXPECT_FALSE(bad->has_header("traceparent"));
+  auto wrong = c.Get("/v1/congestion-analyses", {{"X-Request-Id", "spec-log-2"}});
+  ASSERT_TRUE(wrong);
+
+  bool saw_listening = false, saw_config = false;
+  nlohmann::json ready_line, wrong_line;
+  for (int attempt = 0; attempt < 50 && wrong_line.is_null(); ++attempt) {
+    std::istringstream in(server_->log());
+    for (std::string line; std::getline(in, line);) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      ASSERT_FALSE(j.is_discarded()) << "not a JSON line: " << line;
+      ASSERT_TRUE(j.contains("time") && j.contains("level") && j.contains("event")) << line;
+      EXPECT_TRUE(std::regex_match(j["time"].get<std::string>(),
+                                   std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00)")))
+          << line;
+      saw_listening |= j["event"] == "listening";
+      saw_config |= j["event"] == "config";
+      if (j["event"] == "http_request" && j["request_id"] == "spec-log-1") ready_line = j;
+      if (j["event"] == "http_request" && j["request_id"] == "spec-log-2") wrong_line = j;
+    }
+    if (wrong_line.is_null()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(saw_listening);
+  EXPECT_TRUE(saw_config);
+  ASSERT_FALSE(ready_line.is_null()) << server_->log();
+  EXPECT_EQ(ready_line["route"], "/readyz");
+  EXPECT_EQ(ready_line["status"], 200);
+  EXPECT_EQ(ready_line["method"], "GET");
+  EXPECT_EQ(ready_line["traceparent"], tp);
+  EXPECT_GT(ready_line["bytes_out"].get<int>(), 0);
+  EXPECT_GE(ready_line["latency_ms"].get<double>(), 0.0);
+  ASSERT_FALSE(wrong_line.is_null());
+  EXPECT_EQ(wrong_line["status"], 405);
+}
+
+TEST_F(SpecTest, MetricsHaveProcessBuildInfoAndFineBuckets) {
+  auto c = Quick();
+  auto m = c.Get("/metrics");
+  ASSERT_TRUE(m);
+  for (const char* name :
+       {"process_cpu_seconds_total ", "process_resident_memory_bytes ", "process_open_fds ",
+        "process_start_time_seconds ", "nunchi_build_info{version=\""}) {
+    EXPECT_NE(m->body.find(std::string("\n") + name), std::string::npos) << name;
+  }
+  EXPECT_NE(m->body.find("llama_commit=\""), std::string::npos);
+  // Buckets from 100 us, and the analysis route's series exported from the start.
+  EXPECT_NE(m->body.find("nunchi_http_request_duration_seconds_bucket{route=\"/v1/"
+                         "congestion-analyses\",status=\"200\",le=\"0.0001\"}"),
+            std::string::npos);
 }
 
 }  // namespace
