@@ -81,6 +81,14 @@ TEST(Cli, UnknownConfigKeysAndVariablesAreUsageErrorsThatNameThem) {
   EXPECT_TRUE(Has(e, "NUNCHI_PORT")) << e.output;
 }
 
+TEST(Cli, TheExampleConfigHasOnlyKnownKeys) {
+  Exit e = RunNunchi({"serve", "--config", NUNCHI_SOURCE_DIR "/nunchi.example.toml", "--port",
+                      "99999"});  // stops at the port, after the file's keys were checked
+  EXPECT_EQ(e.code, 2) << e.output;
+  EXPECT_TRUE(Has(e, "--port")) << e.output;
+  EXPECT_FALSE(Has(e, "unknown")) << e.output;
+}
+
 TEST(Cli, RuntimeFailureIsOneHelpAndVersionAreZero) {
   Exit e =
       RunNunchi({"serve", "--host", "256.0.0.1", "--port", "1", "--data-dir", TempDir("cli-bind")});
