@@ -5,7 +5,7 @@
 # skipped) without systemd-analyze.
 set -euo pipefail
 unit=${1:?usage: verify_unit_test.sh UNIT NUNCHI_BINARY}
-bin=${2:?usage: verify_unit_test.sh UNIT NUNCHI_BINARY}
+bin=$(realpath "${2:?usage: verify_unit_test.sh UNIT NUNCHI_BINARY}")
 if ! command -v systemd-analyze >/dev/null 2>&1; then
   echo "unit verify: SKIPPED, systemd-analyze not found (Debian: systemd)"
   exit 77
