@@ -59,7 +59,7 @@ bool ManagedServer::Start(std::string* error) {
   std::vector<std::string> argv = {binary_, "serve", "--port", "0", "--data-dir", data};
   argv.insert(argv.end(), args_.begin(), args_.end());
   if (!child_.Spawn(argv, {"/dev/null", log}, error)) return false;
-  const std::regex re("listening on http://[^:]+:([0-9]+)[^\n]*");
+  const std::regex re("listening on http://[^:]+:([0-9]+)[^\n\"]*");  // ends at the JSON quote
   port_ = 0;
   // Loading a model can take minutes.
   for (int i = 0; i < 30000 && port_ == 0; ++i) {

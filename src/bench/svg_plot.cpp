@@ -1,6 +1,7 @@
 #include "bench/svg_plot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "bench/html_report.h"  // HtmlEscape
@@ -8,9 +9,29 @@
 namespace nunchi::bench::svg {
 namespace {
 
-constexpr int kW = 1000, kH = 300, kL = 70, kR = 20, kT = 20, kB = 40;
+// The legend sits in the right margin (kR), outside the plot, so it never covers a bar.
+constexpr int kW = 1000, kH = 300, kL = 70, kR = 230, kT = 20, kB = 40;
 
 }  // namespace
+
+double NiceStep(double max, int target, bool integer) {
+  if (!(max > 0)) return 1;
+  const double raw = max / std::max(1, target);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * mag;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  return integer ? std::max(1.0, std::round(step)) : step;
+}
+
+std::string TickLabel(double v, double step) {
+  int digits = 0;
+  for (double s = step; digits < 6 && std::fabs(s - std::round(s)) > 1e-9; s *= 10) ++digits;
+  return F(v, digits);
+}
 
 std::string F(double v, int digits) {
   char buf[64];
@@ -19,15 +40,23 @@ std::string F(double v, int digits) {
 }
 
 Plot::Plot(std::string title, double xmax, double ymax, std::string xlabel, std::string ylabel)
-    : xmax_(xmax > 0 ? xmax : 1), ymax_(ymax > 0 ? ymax * 1.05 : 1) {
+    : xmax_(xmax > 0 ? xmax : 1), ymax_(ymax > 0 ? ymax : 1) {
+  // The axes end on a tick: y rounded up to its nice step; x (cycles, counts)
+  // too, in whole numbers once it spans 2 or more.
+  ystep_ = NiceStep(ymax_ * 1.05, 5, false);
+  ymax_ = std::ceil(ymax_ * 1.05 / ystep_ - 1e-9) * ystep_;
+  xstep_ = NiceStep(xmax_, 5, xmax_ >= 2);
+  xmax_ = std::ceil(xmax_ / xstep_ - 1e-9) * xstep_;
   Frame(title, xlabel, ylabel);
 }
 
 Plot::Plot(std::string title, std::vector<std::string> categories, double ymax, std::string xlabel,
            std::string ylabel)
     : xmax_(std::max<double>(1, categories.size())),
-      ymax_(ymax > 0 ? ymax * 1.05 : 1),
+      ymax_(ymax > 0 ? ymax : 1),
       categories_(std::move(categories)) {
+  ystep_ = NiceStep(ymax_ * 1.05, 5, false);
+  ymax_ = std::ceil(ymax_ * 1.05 / ystep_ - 1e-9) * ystep_;
   Frame(title, xlabel, ylabel);
 }
 
@@ -36,15 +65,19 @@ void Plot::Frame(const std::string& title, const std::string& xlabel, const std:
       << kW << "' height='" << kH << "' viewBox='0 0 " << kW << ' ' << kH
       << "' font-family='sans-serif' font-size='12'>\n"
       << "<rect x='0' y='0' width='" << kW << "' height='" << kH << "' fill='#fff'/>\n";
-  for (int i = 0; i <= 5; ++i) {
-    double yv = ymax_ * i / 5;
+  const int ny = static_cast<int>(std::lround(ymax_ / ystep_));
+  for (int i = 0; i <= ny; ++i) {
+    const double yv = ystep_ * i;
     os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(yv) << "' y2='" << Y(yv)
         << "' stroke='#ddd'/><text x='" << kL - 6 << "' y='" << Y(yv) + 4 << "' text-anchor='end'>"
-        << F(yv, yv < 10 ? 2 : 0) << "</text>\n";
-    if (categories_.empty()) {
-      double xv = xmax_ * i / 5;
+        << TickLabel(yv, ystep_) << "</text>\n";
+  }
+  if (categories_.empty()) {
+    const int nx = static_cast<int>(std::lround(xmax_ / xstep_));
+    for (int i = 0; i <= nx; ++i) {
+      const double xv = xstep_ * i;
       os_ << "<text x='" << X(xv) << "' y='" << kH - kB + 16 << "' text-anchor='middle'>"
-          << F(xv, xmax_ < 10 ? 2 : 0) << "</text>\n";
+          << TickLabel(xv, xstep_) << "</text>\n";
     }
   }
   for (size_t i = 0; i < categories_.size(); ++i)
@@ -109,8 +142,8 @@ void Plot::HLine(double y, const std::string& color, const std::string& name, in
 }
 
 void Plot::Legend(const std::string& color, const std::string& name, int row) {
-  os_ << "<rect x='" << kW - 260 << "' y='" << kT + 4 + row * 16
-      << "' width='12' height='10' fill='" << color << "'/><text x='" << kW - 242 << "' y='"
+  os_ << "<rect x='" << kW - kR + 12 << "' y='" << kT + 4 + row * 16
+      << "' width='12' height='10' fill='" << color << "'/><text x='" << kW - kR + 30 << "' y='"
       << kT + 13 + row * 16 << "'>" << HtmlEscape(name) << "</text>\n";
 }
 

@@ -13,6 +13,10 @@ namespace nunchi::bench::svg {
 
 // v with `digits` decimals.
 std::string F(double v, int digits = 3);
+// A 1-2-2.5-5 x 10^k step giving about `target` ticks up to max (whole when `integer`).
+double NiceStep(double max, int target, bool integer);
+// A tick value with as many decimals as its step needs (0.0005 -> "0.0015", 1 -> "3").
+std::string TickLabel(double v, double step);
 
 class Plot {
  public:
@@ -39,6 +43,7 @@ class Plot {
   void Frame(const std::string& title, const std::string& xlabel, const std::string& ylabel);
 
   double xmax_, ymax_;
+  double xstep_ = 1, ystep_ = 1;
   std::vector<std::string> categories_;
   std::ostringstream os_;
 };

@@ -9,6 +9,7 @@
 #include "extract/extractor.h"
 #include "extract/image_input.h"
 #include "ops/metrics.h"
+#include "http/problem.h"
 
 namespace nunchi {
 namespace {
@@ -16,42 +17,27 @@ namespace {
 using nlohmann::json;
 namespace ex = extract;
 
-struct Problem {
-  int status;
-  const char* code;
-  const char* title;
-};
-
-Problem ProblemFor(ex::InputError e) {
+// The problem code and status for an unreadable upload; the body is written
+// by src/http/problem.cpp like every other problem.
+Problem ProblemFor(ex::InputError e, const std::string& detail) {
   switch (e) {
     case ex::InputError::kNotAnImage:
-      return {415, "NOT_AN_IMAGE", "Not an image"};
+      return MakeProblem(415, "NOT_AN_IMAGE", detail);
     case ex::InputError::kTruncated:
-      return {422, "IMAGE_TRUNCATED", "Truncated image"};
+      return MakeProblem(422, "IMAGE_TRUNCATED", detail);
     case ex::InputError::kTooLarge:
-      return {413, "IMAGE_TOO_LARGE", "Image too large"};
+      return MakeProblem(413, "IMAGE_TOO_LARGE", detail);
     case ex::InputError::kUndecodable:
-      return {422, "IMAGE_UNREADABLE", "Unreadable image"};
+      return MakeProblem(422, "IMAGE_UNREADABLE", detail);
     case ex::InputError::kEngineFailure:
-      return {503, "EXTRACTION_UNAVAILABLE", "Extraction unavailable"};
+      return MakeProblem(503, "EXTRACTION_UNAVAILABLE", detail);
   }
-  return {500, "INTERNAL", "Internal error"};
+  return MakeProblem(500, "INTERNAL", detail);
 }
 
-std::string KebabLower(const std::string& code) {
-  std::string out;
-  for (char c : code) out += c == '_' ? '-' : static_cast<char>(std::tolower(c));
-  return out;
-}
-
-void SendProblem(httplib::Response& res, const Problem& p, const std::string& detail) {
-  json body = {{"type", "https://nunchi.dev/problems/" + KebabLower(p.code)},
-               {"title", p.title},
-               {"status", p.status},
-               {"detail", detail},
-               {"code", p.code}};
+void SendProblem(const httplib::Request& req, httplib::Response& res, const Problem& p) {
   res.status = p.status;
-  res.set_content(body.dump(), "application/problem+json");
+  res.set_content(ProblemBody(p, req.path), kProblemContentType);
 }
 
 json BoxJson(const ex::Box& b) { return {{"x", b.x}, {"y", b.y}, {"w", b.w}, {"h", b.h}}; }
@@ -79,8 +65,8 @@ bool ImageBytes(const httplib::Request& req, httplib::Response& res, const Extra
                 std::string* bytes) {
   if (req.is_multipart_form_data()) {
     if (!req.has_file("image")) {
-      SendProblem(res, {400, "MISSING_IMAGE", "Missing image"},
-                  "multipart upload without an `image` field");
+      SendProblem(req, res,
+                  MakeProblem(400, "MISSING_IMAGE", "multipart upload without an `image` field"));
       return false;
     }
     *bytes = req.get_file_value("image").content;
@@ -88,14 +74,17 @@ bool ImageBytes(const httplib::Request& req, httplib::Response& res, const Extra
     *bytes = req.body;
   }
   if (bytes->empty()) {
-    SendProblem(res, {400, "MISSING_IMAGE", "Missing image"},
-                "send the image as multipart field `image` or as an image/jpeg or image/png body");
+    SendProblem(req, res,
+                MakeProblem(400, "MISSING_IMAGE",
+                            "send the image as multipart field `image` or as an image/jpeg or "
+                            "image/png body"));
     return false;
   }
   if (bytes->size() > limits.max_bytes) {
-    SendProblem(res, ProblemFor(ex::InputError::kTooLarge),
-                "image of " + std::to_string(bytes->size()) + " bytes is over the limit of " +
-                    std::to_string(limits.max_bytes));
+    SendProblem(req, res,
+                ProblemFor(ex::InputError::kTooLarge, "image of " + std::to_string(bytes->size()) +
+                                                          " bytes is over the limit of " +
+                                                          std::to_string(limits.max_bytes)));
     return false;
   }
   return true;
@@ -125,7 +114,7 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
   } releaser{admission, need};
   ex::Expected<R> result = run(bytes);
   if (auto* e = std::get_if<ex::ExtractError>(&result)) {
-    SendProblem(res, ProblemFor(e->code), e->message);
+    SendProblem(req, res, ProblemFor(e->code, e->message));
     return;
   }
   res.status = 200;

@@ -33,6 +33,19 @@ Problem MakeProblem(int http_status, std::string code, std::string detail) {
   return Problem{http_status, std::move(code), TitleFor(http_status), std::move(detail), {}};
 }
 
+// clang-format off
+Problem ProblemForHttpStatus(int http_status, const std::string& method, const std::string& path) {
+  switch (http_status) {
+    case 404: return MakeProblem(404, "NOT_FOUND", "no such route: " + path);
+    case 405: return MakeProblem(405, "METHOD_NOT_ALLOWED", method + " " + path);
+    case 413: return MakeProblem(413, "PAYLOAD_TOO_LARGE", "the request body is over the limit");
+    default:
+      if (http_status >= 500) return MakeProblem(http_status, "INTERNAL", "request failed");
+      return MakeProblem(400, "BAD_REQUEST", "the request could not be parsed as HTTP/1.1");
+  }
+}
+// clang-format on
+
 Problem ProblemFromStatus(const Status& s) {
   switch (s.code()) {
     case ErrorCode::kInvalidArgument: return MakeProblem(422, "INVALID_REQUEST", s.message());

@@ -24,6 +24,9 @@ inline constexpr const char* kProblemContentType = "application/problem+json";
 // Maps a service Status to its problem (status, code, title).
 Problem ProblemFromStatus(const Status& status);
 Problem MakeProblem(int http_status, std::string code, std::string detail);
+// The problem for an error status the HTTP library set without a body (a
+// request it could not parse, a body over its limit, no route).
+Problem ProblemForHttpStatus(int http_status, const std::string& method, const std::string& path);
 std::string ProblemBody(const Problem& p, const std::string& instance);
 
 }  // namespace nunchi

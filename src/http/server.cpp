@@ -9,7 +9,9 @@
 #include <random>
 #include <string_view>
 
+#include "http/access_log.h"
 #include "http/contract_json.h"
+#include "http/method_routing.h"
 #include "http/problem.h"
 
 namespace nunchi {
@@ -100,6 +102,9 @@ void HttpServer::Routes() {
   auto& latency = metrics_.Histogram("nunchi_http_request_duration_seconds",
                                      "HTTP request latency by route and status.",
                                      LatencyBuckets());
+  // Exported at 0 from the start, so rate() and alerts see the series at once.
+  for (const char* route : {kAnalysesPath, "/v1/extractions/taxi-fare", "/v1/extractions/receipt"})
+    latency.Touch({{"route", route}, {"status", "200"}});
   auto& auth_failures = metrics_.Counter("nunchi_http_unauthorized_total",
                                          "Requests refused for a missing or wrong Bearer token.");
   server_->set_pre_routing_handler(
@@ -108,6 +113,7 @@ void HttpServer::Routes() {
         std::string id = req.get_header_value("X-Request-Id");
         if (!AcceptableRequestId(id)) id = NewRequestId();
         res.set_header("X-Request-Id", id);
+        EchoTraceparent(req, res);
         if (!options_.auth_key.empty() && req.path != "/livez" &&
             !(options_.metrics_open && req.path == "/metrics")) {
           // The token is compared and dropped, never logged.
@@ -127,18 +133,17 @@ void HttpServer::Routes() {
             return httplib::Server::HandlerResponse::Handled;
           }
         }
-        return httplib::Server::HandlerResponse::Unhandled;
+        return AnswerUnroutable(req, res) ? httplib::Server::HandlerResponse::Handled
+                                          : httplib::Server::HandlerResponse::Unhandled;
       });
   // Every error status without a body (404, 405, 413 from the library) gets a problem body.
   server_->set_error_handler(httplib::Server::HandlerWithResponse(
       [](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     if (res.status == 413 || res.status == 400) EdgeServer::CloseAfterThisRequest();
-    Problem p = res.status == 413
-                    ? MakeProblem(413, "PAYLOAD_TOO_LARGE", "the request body is over the limit")
-                : res.status == 404 ? MakeProblem(404, "NOT_FOUND", "no such route: " + req.path)
-                : res.status == 405 ? MakeProblem(405, "METHOD_NOT_ALLOWED", req.method + " " + req.path)
-                                    : MakeProblem(res.status, "HTTP_ERROR", "request failed");
+    if (res.status == 404 && WriteRouteProblem(req, res))
+      return httplib::Server::HandlerResponse::Handled;
+    Problem p = ProblemForHttpStatus(res.status, req.method, req.path);
     SendProblem(res, p, req.path);
     return httplib::Server::HandlerResponse::Handled;
   }));
@@ -166,6 +171,7 @@ void HttpServer::Routes() {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_request_start).count();
     latency.Observe({{"route", RouteLabel(req.path)}, {"status", std::to_string(res.status)}},
                     secs);
+    LogAccess(req, res, secs);
   });
 
   auto& body_refusals = metrics_.Counter("nunchi_http_body_refused_total",

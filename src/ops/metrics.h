@@ -40,6 +40,8 @@ class HistogramFamily {
       : name_(std::move(name)), help_(std::move(help)), bounds_(std::move(bounds)) {}
   void Observe(const Labels& labels, double v);
   uint64_t Count(const Labels& labels) const;
+  // Creates the series at 0, so that it is exported before its first observation.
+  void Touch(const Labels& labels);
   void Render(std::string* out) const;
 
  private:
@@ -71,9 +73,19 @@ class MetricsRegistry {
   std::vector<std::function<void(MetricsRegistry&)>> hooks_;
 };
 
-// Default latency buckets in seconds, 5 ms .. 60 s.
+// Default latency buckets in seconds, 100 us .. 60 s.
 std::vector<double> LatencyBuckets();
 // Buckets for a confidence in 0..1 (judgment confidence): tenths, finer near 1.
 std::vector<double> ConfidenceBuckets();
+
+}  // namespace nunchi
+
+namespace nunchi {
+
+// Standard process metrics, refreshed at each render from /proc/self:
+// process_cpu_seconds_total, process_resident_memory_bytes,
+// process_virtual_memory_bytes, process_open_fds, process_max_fds,
+// process_start_time_seconds (Unix time).
+void RegisterProcessMetrics(MetricsRegistry& metrics);
 
 }  // namespace nunchi

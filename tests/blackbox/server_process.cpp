@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <ctime>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -76,6 +78,7 @@ httplib::Client ServerProcess::Client() const {
   httplib::Client c("127.0.0.1", port_);
   c.set_read_timeout(60, 0);
   c.set_connection_timeout(5, 0);
+  RecordResponses(c);
   return c;
 }
 
@@ -85,6 +88,23 @@ long ServerProcess::StatusKiB(const std::string& field) const {
   while (std::getline(f, line))
     if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
   return -1;
+}
+
+void RecordResponses(httplib::Client& c) {
+  // With BLACKBOX_RECORD=FILE every exchange is appended as one JSON line, for
+  // tests/openapi/validate_responses.py to check against docs/openapi.yaml.
+  const char* path = std::getenv("BLACKBOX_RECORD");
+  if (!path || !*path) return;
+  c.set_logger([file = std::string(path)](const httplib::Request& req, const httplib::Response& res) {
+    static std::mutex mu;
+    nlohmann::json headers = nlohmann::json::object();
+    for (const auto& [k, v] : res.headers) headers[k] = v;
+    nlohmann::json line = {{"method", req.method}, {"path", req.path}, {"status", res.status},
+                           {"headers", headers}, {"body", res.body}};
+    std::lock_guard lock(mu);
+    std::ofstream(file, std::ios::app)
+        << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  });
 }
 
 std::string ServerProcess::log() const {

@@ -48,6 +48,9 @@ std::string TempDir(const std::string& tag);
 // ISO 8601 in +09:00 for a ms timestamp.
 std::string Kst(long long ms);
 
+// With BLACKBOX_RECORD=FILE set, appends every exchange of c to FILE (JSON lines).
+void RecordResponses(httplib::Client& c);
+
 // POSTs JSON to /v1/congestion-analyses.
 httplib::Result PostAnalysis(httplib::Client& c, const nlohmann::json& body);
 

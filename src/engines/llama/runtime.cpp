@@ -10,6 +10,7 @@
 
 #include "gguf.h"
 #include "llama.h"
+#include "ops/log.h"
 
 namespace nunchi::llama {
 namespace {
@@ -20,7 +21,11 @@ void LogFilter(ggml_log_level level, const char* text, void* /*user*/) {
     return v != nullptr && std::strcmp(v, "1") == 0;
   }();
   if (verbose || level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN) {
-    std::fputs(text, stderr);
+    LogExternal("llama.cpp",
+                level == GGML_LOG_LEVEL_ERROR  ? LogLevel::kError
+                : level == GGML_LOG_LEVEL_WARN ? LogLevel::kWarn
+                                               : LogLevel::kInfo,
+                text);  // the server log, at its level and format
   }
 }
 
