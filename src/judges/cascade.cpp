@@ -10,7 +10,7 @@ double CascadeConfidence(const Judgment& j) {
   double rel = j.relevance_confidence < 0 ? 0 : j.relevance_confidence;
   if (j.relevance == Relevance::kIrrelevant) return rel;
   double lvl = j.level_confidence < 0 ? 0 : j.level_confidence;
-  return std::min(rel, lvl);
+  return rel * lvl;
 }
 
 // One escalated call, shared by the caller (until the deadline) and its thread.

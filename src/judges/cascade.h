@@ -66,8 +66,10 @@ struct CascadeStats {
   std::atomic<uint64_t> calls{0};          // escalated calls
 };
 
-// What the escalation decides on: the relevance confidence of an IRRELEVANT
-// judgment, the smaller of the two for a RELEVANT one; 0 when unmeasured.
+// What the escalation decides on: the joint confidence of docs/quality.md,
+// the probability that the whole judgment is right: relevance_confidence for
+// an IRRELEVANT judgment, relevance_confidence × level_confidence for a
+// RELEVANT one; an unmeasured field (-1) counts as 0.
 double CascadeConfidence(const Judgment& j);
 
 class Cascade : public Judge {

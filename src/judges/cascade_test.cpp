@@ -24,7 +24,8 @@ class ScriptedCheap : public Judge {
       Judgment j;
       j.relevance = Relevance::kRelevant;
       j.level = Level::kLow;
-      j.relevance_confidence = j.level_confidence = conf.count(t) ? conf[t] : 0.99;
+      j.relevance_confidence = conf.count(t) ? conf[t] : 0.99;
+      j.level_confidence = 1.0;
       out.emplace_back(j);
     }
     return out;
@@ -99,14 +100,14 @@ CascadeOptions Options(double threshold) {
   return o;
 }
 
-TEST(CascadeConfidence, IrrelevantUsesRelevanceOnlyRelevantTheSmaller) {
+TEST(CascadeConfidence, IrrelevantUsesRelevanceRelevantTheProduct) {
   Judgment j;
   j.relevance = Relevance::kIrrelevant;
   j.relevance_confidence = 0.8;
   j.level_confidence = 0.1;
   EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.8);
   j.relevance = Relevance::kRelevant;
-  EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.1);
+  EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.08);
   j.level_confidence = Judgment::kNoConfidence;
   EXPECT_DOUBLE_EQ(CascadeConfidence(j), 0.0);
 }
