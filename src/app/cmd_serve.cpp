@@ -49,6 +49,8 @@ struct ServeOptions {
   size_t max_concurrent_decodes = 4;
   size_t max_decoded_mib = 512;
   std::string inject_store_faults;  // tests: a control file for FaultInjectingStore
+  std::string log_format = "json";
+  std::string log_level = "info";
 };
 
 // The inbound key: the file's first line, trimmed; an empty key is an error.
@@ -69,20 +71,6 @@ bool IsCorruptStore(const Status& s) {
   return m.find("corrupt") != std::string::npos || m.find("not a database") != std::string::npos ||
          m.find("malformed") != std::string::npos;
 }
-
-std::string QuoteJson(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c < 0x20) continue;
-    out += static_cast<char>(c);
-  }
-  return out + "\"";
-}
-
-  std::string log_format = "json";
-  std::string log_level = "info";
-};
 
 // A startup failure: one error event, exit code 1.
 int Fail(std::string_view event, const std::string& msg) {
@@ -139,8 +127,7 @@ int RunServe(const ServeOptions& o) {
     for (const char* ext : {"", "-wal", "-shm"})
       if (std::filesystem::exists(db_path + ext))
         std::filesystem::rename(db_path + ext, aside + ext, mv);
-    std::cerr << "{\"event\":\"store_corrupt\",\"error\":" << QuoteJson(store.status().message())
-              << ",\"moved_to\":" << QuoteJson(aside) << "}" << std::endl;
+    LogEvent(LogLevel::kError, "store_corrupt", store.status().message(), {{"moved_to", aside}});
     store = OpenSqliteStore(db_path);
   }
   if (!store.ok()) {
@@ -202,10 +189,7 @@ int RunServe(const ServeOptions& o) {
   http.edge.drain = std::chrono::milliseconds(o.drain_ms);
   if (!o.auth_key_file.empty()) {
     auto key = ReadAuthKey(o.auth_key_file);
-    if (!key.ok()) {
-      std::cerr << "nunchi: " << key.status().ToString() << "\n";
-      return 1;
-    }
+    if (!key.ok()) return Fail("startup_failed", key.status().ToString());
     http.auth_key = *key;
   }
   HttpServer server(service, metrics, http);

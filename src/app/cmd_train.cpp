@@ -2,6 +2,7 @@
 // the same code the build uses) from the shipped training data plus any
 // labeled files, typically `nunchi export-labels` output, and writes a model
 // file that `nunchi serve` loads at its next start (DATA_DIR/classifier.model).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,7 +16,9 @@ namespace nunchi {
 namespace {
 
 struct TrainOpts {
-  std::string generated = "data/train/congestion-train.jsonl";
+  // The shipped training data: DIR/congestion-train.jsonl (generated) and
+  // every DIR/written/*.jsonl (one writer each), as the build trains on.
+  std::string shipped = "data/train";
   std::vector<std::string> data;
   std::string variant = std::string(judges::kDefaultVariant);
   std::string out = "./nunchi-data/classifier.model";
@@ -28,7 +31,14 @@ int RunTrain(const TrainOpts& o) {
     return 2;
   }
   std::vector<judges::TrainExample> examples;
-  std::vector<std::string> files = {o.generated};
+  const std::filesystem::path dir(o.shipped);
+  std::vector<std::string> files = {(dir / "congestion-train.jsonl").string()};
+  std::vector<std::string> written;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "written", ec))
+    if (e.path().extension() == ".jsonl") written.push_back(e.path().string());
+  std::sort(written.begin(), written.end());
+  files.insert(files.end(), written.begin(), written.end());
   files.insert(files.end(), o.data.begin(), o.data.end());
   for (size_t f = 0; f < files.size(); ++f) {
     std::ifstream in(files[f]);
@@ -69,7 +79,8 @@ void AddTrainCommand(CLI::App& app) {
   auto o = std::make_shared<TrainOpts>();
   CLI::App* cmd = app.add_subcommand(
       "train", "Retrain the default judge's classifier (loaded by serve at its next start)");
-  cmd->add_option("--generated", o->generated, "The shipped generated training set")
+  cmd->add_option("--shipped", o->shipped,
+                  "Shipped training data: DIR/congestion-train.jsonl and DIR/written/*.jsonl")
       ->capture_default_str();
   cmd->add_option("--data", o->data,
                   "More labeled bundles (written sets, export-labels output); repeat")

@@ -103,8 +103,9 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
            static_cast<size_t>(std::max(h->height, 0)) * 4;
   if (!admission.TryAcquire(need)) {
     res.set_header("Retry-After", "1");
-    SendProblem(res, {503, "EXTRACTION_BUSY", "Extraction busy"},
-                "images being decoded hold the decode budget; retry");
+    SendProblem(req, res,
+                MakeProblem(503, "EXTRACTION_BUSY",
+                            "images being decoded hold the decode budget; retry"));
     return;
   }
   struct Releaser {

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "domain/aggregation.h"
+#include "ops/log.h"
 
 namespace nunchi {
 namespace {
@@ -28,23 +29,6 @@ Judgment StaleJudgment() {
   j.model = "none";
   j.prompt_version = "none";
   return j;
-}
-
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
 }
 
 // The row a storage probe writes: ids with a control character, which no
@@ -135,12 +119,11 @@ void AnalysisService::NoteStorage(const Status& s, const char* op, bool write) {
     metrics_.Counter("nunchi_storage_errors_total", "Store calls that failed, by operation.")
         .Add({{"op", op}});
     if (storage_ok_.exchange(false))
-      std::fprintf(stderr, "{\"event\":\"storage_fault\",\"op\":\"%s\",\"error\":%s}\n", op,
-                   JsonString(s.message()).c_str());
+      LogEvent(LogLevel::kError, "storage_fault", s.message(), {{"op", op}});
     return;
   }
   if (write && !storage_ok_.load() && !storage_ok_.exchange(true))
-    std::fprintf(stderr, "{\"event\":\"storage_recovered\",\"op\":\"%s\"}\n", op);
+    LogEvent(LogLevel::kInfo, "storage_recovered", "the store answers again", {{"op", op}});
 }
 
 bool AnalysisService::ProbeDue() {

@@ -30,7 +30,7 @@ struct StoredJudgment {
   TimeMs judged_at = 0;
   // The signal's text, kept only when serve runs with --keep-texts (the
   // backend's texts are not ours to keep otherwise); empty when not kept.
-  std::string text;
+  std::string text = std::string();
 };
 
 class JudgmentStore {
