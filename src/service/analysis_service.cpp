@@ -281,7 +281,10 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
                                   .count()) +
           kClaimMarginMs;
       auto claimed = store_.Claim(want, owner_, now_ms, lease);
-      if (!claimed.ok()) return claimed.status();
+      if (!claimed.ok()) {
+        NoteStorage(claimed.status(), "claim", true);
+        return claimed.status();
+      }
       std::unordered_set<std::string> mine(claimed->begin(), claimed->end());
       std::vector<std::string> give_back;
       std::erase_if(tasks, [&](const std::shared_ptr<TaskState>& t) {
@@ -294,7 +297,10 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
         signals.Add({{"disposition", "claimed_elsewhere"}}, double(t->ids.size()));
         return true;
       });
-      if (Status s = store_.ReleaseClaims(give_back, owner_); !s.ok()) return s;
+      if (Status s = store_.ReleaseClaims(give_back, owner_); !s.ok()) {
+        NoteStorage(s, "release", true);
+        return s;
+      }
     }
     std::lock_guard lock(inflight_mu_);
     for (const auto& t : tasks)
