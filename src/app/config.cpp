@@ -142,7 +142,11 @@ bool IsDocumentedEnvName(const std::string& name) {
       "NUNCHI_LLAMA_LOG",  // llama.cpp's own log at full volume
       // read by scripts/build.sh, scripts/setup-llama.sh and the tests
       "NUNCHI_WITH_LLAMA", "NUNCHI_WITH_EXTRACT", "NUNCHI_CCACHE", "NUNCHI_CACHE",
-      "NUNCHI_LLAMA_DIR", "NUNCHI_SANITIZE", "NUNCHI_BUILD_DIR"};
+      "NUNCHI_LLAMA_DIR", "NUNCHI_SANITIZE", "NUNCHI_BUILD_DIR", "NUNCHI_FUZZ_BUILD",
+      "NUNCHI_LLAMA_SERVER", "NUNCHI_LLAMA_BATCHED_BENCH", "NUNCHI_PG_BINDIR",
+      "NUNCHI_CRASH_KILLS", "NUNCHI_SOAK_CYCLES", "NUNCHI_FAILOVER_MUTANT",
+      // set by nunchi itself when it re-executes with OMP_WAIT_POLICY=passive (cmd_llama.cpp)
+      "NUNCHI_OMP_SET"};
   return kNames.count(name) || name.rfind("NUNCHI_TEST_", 0) == 0;
 }
 
