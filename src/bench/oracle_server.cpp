@@ -61,9 +61,9 @@ struct OracleServer::Impl {
   std::thread thread;
 };
 
-std::string OracleServer::Key(std::string_view spot_name, std::string_view post_text,
+std::string OracleServer::Key(std::string_view spot_line, std::string_view post_text,
                               std::string_view text) {
-  return Norm(spot_name) + "\x1f" + Norm(post_text) + "\x1f" + Norm(text);
+  return Norm(spot_line) + "\x1f" + Norm(post_text) + "\x1f" + Norm(text);
 }
 
 OracleServer::OracleServer(const std::vector<judges::LabeledBundle>& bundles,
@@ -72,7 +72,9 @@ OracleServer::OracleServer(const std::vector<judges::LabeledBundle>& bundles,
   for (const auto& lb : bundles)
     for (size_t i = 0; i < lb.bundle.size() && i < lb.labels.size(); ++i)
       if (lb.labels[i])
-        gold_.emplace(Key(lb.spot.name, lb.bundle.post.text, lb.bundle.at(i).text), *lb.labels[i]);
+        gold_.emplace(Key(lb.spot.name + " (" + lb.spot.description + ")", lb.bundle.post.text,
+                          lb.bundle.at(i).text),
+                      *lb.labels[i]);
   impl_->server.Post("/v1/chat/completions", [this](const httplib::Request& req,
                                                      httplib::Response& res) {
     auto body = nlohmann::json::parse(req.body, nullptr, false);
@@ -115,10 +117,7 @@ std::string OracleServer::Answer(const std::string& user) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("Spot: ", 0) == 0) {
-      // "Spot: NAME (DESCRIPTION)": the name is everything before the last " (".
-      std::string rest = line.substr(6);
-      size_t paren = rest.rfind(" (");
-      spot = paren == std::string::npos ? rest : rest.substr(0, paren);
+      spot = line.substr(6);  // "NAME (DESCRIPTION)", as the gold keys are made
     } else if (line.rfind("Judge: ", 0) == 0) {
       std::string rest = line.substr(7);
       for (size_t at = 0; (at = rest.find('#', at)) != std::string::npos;) {

@@ -44,7 +44,7 @@ class OracleServer {
   uint64_t unknown_items() const { return unknown_.load(); }  // not found in the labeled set
 
   // The key a signal is found by (exposed for tests).
-  static std::string Key(std::string_view spot_name, std::string_view post_text,
+  static std::string Key(std::string_view spot_line, std::string_view post_text,
                          std::string_view text);
 
  private:
