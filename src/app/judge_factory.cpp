@@ -244,8 +244,8 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     ExportCascade(metrics, chain->cascade_.get(), llm);
     char thr[32];
     std::snprintf(thr, sizeof thr, "%.3f", co.threshold);
-    chain->description_ = "cascade(default, then " + llm + " under confidence " + thr + ", " +
-                          co.calibration_version + ")";
+    chain->description_ = "cascade(" + b->description_ + "; escalate under confidence " + thr +
+                          ", " + co.calibration_version + ")";
     return std::unique_ptr<JudgeChain>(std::move(chain));
   }
   for (const auto& name : route)

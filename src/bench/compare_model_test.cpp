@@ -81,7 +81,7 @@ TEST(BenchCompare, ThreeArmsOnTheTinyModel) {
   }
   auto a = nlohmann::json::parse(Read(run + "/a/results.json"));
   EXPECT_EQ(a["conditions"]["client"], "nunchi");
-  EXPECT_EQ(a["conditions"]["judge_chain"].get<std::string>().rfind("llama", 0), 0u);
+  EXPECT_EQ(a["conditions"]["judge_chain"].get<std::string>().rfind("cascade(llama", 0), 0u);
   EXPECT_NE(a["conditions"]["server_args"].get<std::string>().find("--parallel 2"),
             std::string::npos);
   auto b = nlohmann::json::parse(Read(run + "/b/results.json"));
@@ -153,7 +153,8 @@ TEST(BenchSweep, BundlesPerCallOnTheTinyModel) {
                                                                      std::to_string(n)),
               std::string::npos);
     const std::string chain = r["conditions"]["judge_chain"];
-    EXPECT_EQ(chain.rfind("llama", 0), 0u) << chain;
+    // --model makes the cascade the default route; its LLM is the in-process one.
+    EXPECT_EQ(chain.rfind("cascade(llama", 0), 0u) << chain;
     EXPECT_EQ(chain.find("3 bundles per call") != std::string::npos, n == 3) << chain;
     EXPECT_GT(r["summary"]["spots_ok"].get<int>(), 0) << n;
   }

@@ -561,7 +561,7 @@ TEST(PostgresStore, MigratesAVersionOneDatabaseInPlace) {
   auto claimed = s->Claim({"old"}, "r", 0, 1000);
   ASSERT_TRUE(claimed.ok()) << claimed.status().ToString();
   EXPECT_EQ(claimed->size(), 1u);
-  EXPECT_EQ(Sql(url, "SELECT value FROM nunchi_meta WHERE key = 'schema_version'"), "3");
+  EXPECT_EQ(Sql(url, "SELECT value FROM nunchi_meta WHERE key = 'schema_version'"), "4");
   // Opening again migrates nothing and keeps everything.
   s.reset();
   auto again = MustOpen(url);
