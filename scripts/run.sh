@@ -19,7 +19,7 @@ Common flags (every flag also reads NUNCHI_<FLAG> and a key in --config FILE):
   --port N               port, 1..65535, or 0 for any free port (8080)
   --data-dir DIR         judgment store and decision log (./nunchi-data)
   --deadline-ms N        answer within N ms, N > 0 (45000)
-  --model FILE.gguf      in-process LLM judge in front of the default judge
+  --model FILE.gguf      in-process LLM for the signals the default judge is unsure of (cascade)
   --config FILE          TOML file of the same flags (see nunchi.example.toml)
   --log-format json|text and --log-level LEVEL for the server log
 
