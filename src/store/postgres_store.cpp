@@ -25,6 +25,7 @@
 
 #include "domain/cascade_codec.h"
 #include "store/judgment_store.h"
+#include "store/row_format.h"
 
 namespace nunchi {
 namespace {
@@ -79,10 +80,7 @@ constexpr int kSchemaVersion = static_cast<int>(std::size(kMigrations));
 // pg_advisory_xact_lock key for the migration: "nunchi" in ASCII.
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(110117110099104105)";
 
-constexpr const char* kColumns =
-    "signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, relevance, "
-    "level, cause, cause_text, judge, model, prompt_version, judged_at_ms, relevance_confidence, "
-    "level_confidence, cascade, text";
+constexpr const char* kColumns = store_detail::kJudgmentColumns;
 
 struct ResultDeleter {
   void operator()(PGresult* r) const { PQclear(r); }
@@ -92,13 +90,7 @@ struct ConnDeleter {
   void operator()(PGconn* c) const { PQfinish(c); }
 };
 
-std::string NewEpoch() {
-  std::random_device rd;
-  std::uniform_int_distribution<uint32_t> dist;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "e-%08x%04x", dist(rd), dist(rd) & 0xffff);
-  return buf;
-}
+using store_detail::NewEpoch;
 
 // A PostgreSQL text[] literal: {"a","b"} with " and \ escaped.
 std::string TextArray(const std::vector<std::string>& items) {

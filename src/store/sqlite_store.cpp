@@ -16,6 +16,7 @@
 #include "domain/cascade_codec.h"
 #include "store/claim_table.h"
 #include "store/judgment_store.h"
+#include "store/row_format.h"
 
 namespace nunchi {
 namespace {
@@ -50,10 +51,7 @@ CREATE INDEX IF NOT EXISTS judgments_judged ON judgments (judged_at_ms);
 
 constexpr int kSchemaVersion = 2;
 
-constexpr const char* kColumns =
-    "signal_id, spot_id, post_id, author_id, created_at_ms, created_at, text_hash, "
-    "relevance, level, cause, cause_text, judge, model, prompt_version, judged_at_ms, "
-    "relevance_confidence, level_confidence, cascade, text";
+constexpr const char* kColumns = store_detail::kJudgmentColumns;
 
 struct StmtDeleter {
   void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
@@ -63,13 +61,7 @@ struct DbDeleter {
   void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 };
 
-std::string NewEpoch() {
-  std::random_device rd;
-  std::uniform_int_distribution<uint32_t> dist;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "e-%08x%04x", dist(rd), dist(rd) & 0xffff);
-  return buf;
-}
+using store_detail::NewEpoch;
 
 class SqliteStore final : public JudgmentStore {
  public:
