@@ -224,10 +224,13 @@ TEST(Blackbox, HealthMetricsAndRequestIds) {
 }
 
 TEST(Blackbox, ADeadModelServerFallsBackToTheDefaultJudge) {
-  // Port 9 on loopback: nothing listens, every connection is refused.
+  // Port 9 on loopback: nothing listens, every connection is refused. The
+  // cascade (the default route with a model) is told to escalate everything,
+  // so the dead server is asked and the cheap judgment stands.
   ServerProcess server(TempDir("fallback"),
                        {"--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
-                        "--remote-model", "m", "--deadline-ms", "8000"});
+                        "--remote-model", "m", "--deadline-ms", "8000",
+                        "--escalation-threshold", "1.01"});
   auto c = server.Client();
   Backend be;
   be.AddSpot("s1", "서울역 2번 출구");
