@@ -15,32 +15,24 @@
 #include <string>
 #include <vector>
 
+#include "binary_test_util.h"
+
 namespace nunchi {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Output(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  pclose(p);
-  return out;
-}
+using testing::CommandOutput;
 
 TEST(BenchDharma, ThreeGuardSettingsOnTheTinyModel) {
   const fs::path dir = fs::temp_directory_path() / ("nunchi-dharma-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  const std::string model = (dir / "tiny.gguf").string();
-  ASSERT_EQ(std::system((std::string(NUNCHI_BINARY) + " make-model --shape tiny --out '" + model +
-                         "' >/dev/null 2>&1")
-                            .c_str()),
-            0);
-  const std::string out = Output(std::string(NUNCHI_BINARY) + " bench-engine --model '" + model +
-                                 "' -t 1 --parts dharma --dharma-batch 4 --dharma-loop-share 0.5 "
-                                 "--dharma-loop-cap 96 --dharma-rounds 2 2>/dev/null");
+  const std::string model = testing::MakeTinyModel(dir);
+  ASSERT_FALSE(model.empty());
+  const std::string out =
+      CommandOutput(std::string(NUNCHI_BINARY) + " bench-engine --model '" + model +
+                    "' -t 1 --parts dharma --dharma-batch 4 --dharma-loop-share 0.5 "
+                    "--dharma-loop-cap 96 --dharma-rounds 2 2>/dev/null");
   fs::remove_all(dir);
   std::map<std::string, std::vector<nlohmann::json>> rounds;
   std::map<std::string, nlohmann::json> summaries;
