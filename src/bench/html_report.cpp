@@ -13,34 +13,49 @@ namespace {
 using svg::F;
 using svg::Plot;
 
+using svg::Axis;
+using svg::Scale;
+
+// The empirical CDF as a step line from (0, 0) to the axis' right end at 1,
+// so it reaches both axes.
+std::vector<std::pair<double, double>> CdfPoints(std::vector<double> lat, double x_end) {
+  std::sort(lat.begin(), lat.end());
+  std::vector<std::pair<double, double>> pts = {{0, 0}};
+  for (size_t i = 0; i < lat.size(); ++i)
+    pts.push_back({lat[i], static_cast<double>(i + 1) / static_cast<double>(lat.size())});
+  if (!lat.empty()) pts.push_back({x_end, 1});
+  return pts;
+}
+
 std::string Cdf(const std::vector<CycleResult>& cycles) {
   std::vector<double> lat;
   for (const auto& c : cycles) lat.push_back(c.latency_s);
-  std::sort(lat.begin(), lat.end());
-  Plot p("Latency CDF (seconds per cycle)", lat.empty() ? 1 : lat.back(), 1, "latency (s)",
+  const double xmax = lat.empty() ? 1 : *std::max_element(lat.begin(), lat.end());
+  Plot p("Latency CDF (per cycle)", xmax, 1, Axis("latency", Scale::kSeconds),
          "fraction of cycles");
-  std::vector<std::pair<double, double>> pts;
-  for (size_t i = 0; i < lat.size(); ++i)
-    pts.push_back({lat[i], static_cast<double>(i + 1) / static_cast<double>(lat.size())});
-  p.Line(pts, "#1f77b4", "cycles at or under this latency", 0, true);
+  p.Line(CdfPoints(lat, p.x_max()), "#1f77b4", "cycles at or under this latency", 0, true);
   return p.Done();
 }
+
+// Per-cycle plots number cycles from 1, so a line over them spans the axis.
+double CycleNo(size_t i) { return static_cast<double>(i + 1); }
 
 std::string Timeline(const std::vector<CycleResult>& cycles) {
   double ymax = 0;
   std::vector<double> lat;
-  std::vector<std::pair<double, double>> lag, failed;
+  std::vector<std::pair<double, double>> lag;
   for (size_t i = 0; i < cycles.size(); ++i) {
     lat.push_back(cycles[i].latency_s);
-    lag.push_back({static_cast<double>(i), cycles[i].start_lag_s});
-    failed.push_back({static_cast<double>(i), static_cast<double>(cycles[i].spots_failed)});
+    lag.push_back({CycleNo(i), cycles[i].start_lag_s});
     ymax = std::max({ymax, cycles[i].latency_s, cycles[i].start_lag_s});
   }
-  Plot p("Per-cycle timeline", static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax,
-         "cycle (request)", "seconds");
-  p.Bars(lat, "#1f77b4", "latency (s)");
-  p.Line(lag, "#ff7f0e", "start lag behind schedule (s)", 1);
-  p.HLine(50, "#d62728", "50 s deadline", 2);
+  // One bar per cycle, centred on its number: the axis runs half a bar past both ends.
+  const double n = static_cast<double>(std::max<size_t>(cycles.size(), 1));
+  Plot p("Per-cycle timeline", 0.5, n + 0.5, ymax, Axis("cycle (request)", Scale::kCount),
+         Axis("time", Scale::kSeconds));
+  p.Bars(1, lat, "#1f77b4", "latency");
+  p.Line(lag, "#ff7f0e", "start lag behind schedule");
+  p.HLine(50, "#d62728", "50 s deadline");
   std::string svg = p.Done();
   int cold = 0, fail = 0;
   for (const auto& c : cycles) cold += c.cold, fail += c.spots_failed;
@@ -67,26 +82,25 @@ std::string Tokens(const std::vector<CycleResult>& cycles) {
     // No engine token metrics: show the work per cycle instead.
     for (const auto& c : cycles)
       ymax = std::max({ymax, double(c.new_signals), double(c.bundle_signals)});
-    Plot p("Signals per cycle (this engine exports no token metrics)",
-           static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax, "cycle (request)",
-           "signals");
+    Plot p("Signals per cycle (this engine exports no token metrics)", 1,
+           static_cast<double>(cycles.size()), ymax, Axis("cycle (request)", Scale::kCount),
+           Axis("signals", Scale::kCount));
     std::vector<std::pair<double, double>> fresh, sent;
     for (size_t i = 0; i < cycles.size(); ++i) {
-      fresh.push_back({double(i), double(cycles[i].new_signals)});
-      sent.push_back({double(i), double(cycles[i].bundle_signals)});
+      fresh.push_back({CycleNo(i), double(cycles[i].new_signals)});
+      sent.push_back({CycleNo(i), double(cycles[i].bundle_signals)});
     }
-    p.Line(fresh, "#1f77b4", "new signals", 0);
-    p.Line(sent, "#2ca02c", "texts in bundles sent", 1);
+    p.Line(fresh, "#1f77b4", "new signals");
+    p.Line(sent, "#2ca02c", "texts in bundles sent");
     return p.Done();
   }
-  Plot p("Tokens per cycle", static_cast<double>(std::max<size_t>(cycles.size(), 1)), ymax,
-         "cycle (request)", "tokens");
-  int row = 0;
+  Plot p("Tokens per cycle", 1, static_cast<double>(cycles.size()), ymax,
+         Axis("cycle (request)", Scale::kCount), Axis("tokens", Scale::kCount));
   for (const auto& k : kinds) {
     std::vector<std::pair<double, double>> pts;
     for (size_t i = 0; i < cycles.size(); ++i)
-      if (cycles[i].tokens.*k.field >= 0) pts.push_back({double(i), cycles[i].tokens.*k.field});
-    if (!pts.empty()) p.Line(pts, k.color, k.name, row++);
+      if (cycles[i].tokens.*k.field >= 0) pts.push_back({CycleNo(i), cycles[i].tokens.*k.field});
+    if (!pts.empty()) p.Line(pts, k.color, k.name);
   }
   return p.Done();
 }
@@ -103,17 +117,13 @@ std::string CompareCdf(const Comparison& c, const std::vector<std::vector<CycleR
   double xmax = 0;
   for (const auto& arm : cycles)
     for (const auto& r : arm) xmax = std::max(xmax, r.latency_s);
-  Plot p("Latency CDF per arm (seconds per request)", xmax, 1, "latency (s)",
+  Plot p("Latency CDF per arm (per request)", xmax, 1, Axis("latency", Scale::kSeconds),
          "fraction of requests");
   for (size_t i = 0; i < c.arms.size() && i < cycles.size(); ++i) {
     std::vector<double> lat;
     for (const auto& r : cycles[i]) lat.push_back(r.latency_s);
-    std::sort(lat.begin(), lat.end());
-    std::vector<std::pair<double, double>> pts;
-    for (size_t k = 0; k < lat.size(); ++k)
-      pts.push_back({lat[k], static_cast<double>(k + 1) / static_cast<double>(lat.size())});
-    p.Line(pts, kColors[i % 4], "(" + c.arms[i].arm + ") " + c.arms[i].title, static_cast<int>(i),
-           true);
+    p.Line(CdfPoints(lat, p.x_max()), kColors[i % 4], "(" + c.arms[i].arm + ") " + c.arms[i].title,
+           static_cast<int>(i), true);
   }
   return p.Done();
 }
@@ -149,9 +159,18 @@ std::string HtmlEscape(const std::string& s) {
 std::string HtmlHead(const std::string& title) {
   return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" +
          HtmlEscape(title) +
-         "</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}"
-         "table{border-collapse:collapse;margin-bottom:16px}th,td{border:1px solid #ccc;"
-         "padding:3px 8px;text-align:left}th{background:#f3f3f3}.warn{color:#b00}</style></head>"
+         "</title>\n<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
+         "<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1000px}"
+         "@media (max-width:600px){body{margin:10px}}"
+         "table{border-collapse:collapse;margin-bottom:16px;display:block;overflow-x:auto;"
+         "max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+         "overflow-wrap:anywhere}th{background:#f3f3f3}.warn{color:#b00}"
+         "code{overflow-wrap:anywhere}"
+         ".plot{overflow-x:auto}.plot svg{display:block;width:100%;min-width:560px;height:auto}"
+         "ul.legend{list-style:none;padding:0;margin:6px 0 18px;display:flex;flex-wrap:wrap;"
+         "gap:4px 18px;font-size:14px}.key{display:inline-block;width:14px;height:10px;"
+         "margin-right:6px}.key.dash{height:0;border-top:2px dashed;vertical-align:middle}"
+         "</style></head>"
          "<body>\n";
 }
 

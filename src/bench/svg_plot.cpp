@@ -9,8 +9,18 @@
 namespace nunchi::bench::svg {
 namespace {
 
-// The legend sits in the right margin (kR), outside the plot, so it never covers a bar.
-constexpr int kW = 1000, kH = 300, kL = 70, kR = 230, kT = 20, kB = 40;
+// The viewBox; the SVG scales to the page (width 100 %). The legend is HTML
+// under the chart, so the right margin only keeps the last x tick label in.
+constexpr int kW = 800, kH = 300, kL = 64, kR = 22, kT = 14, kB = 44;
+
+constexpr TimeUnit kPlain{"", 1};
+
+// A step in display units for an axis up to `max` (display units), and the
+// axis end rounded up to it.
+std::pair<double, double> StepAndEnd(double max, bool integer) {
+  const double step = NiceStep(max, 5, integer);
+  return {step, std::max(step, std::ceil(max / step - 1e-9) * step)};
+}
 
 }  // namespace
 
@@ -20,7 +30,7 @@ double NiceStep(double max, int target, bool integer) {
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
   double step = 10 * mag;
   for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (m * mag >= raw) {
+    if (m * mag >= raw * (1 - 1e-12)) {
       step = m * mag;
       break;
     }
@@ -29,8 +39,11 @@ double NiceStep(double max, int target, bool integer) {
 
 std::string TickLabel(double v, double step) {
   int digits = 0;
-  for (double s = step; digits < 6 && std::fabs(s - std::round(s)) > 1e-9; s *= 10) ++digits;
-  return F(v, digits);
+  for (double s = step; digits < 6 && std::fabs(s - std::round(s)) > 1e-9 * std::max(1.0, s);
+       s *= 10)
+    ++digits;
+  std::string out = F(v, digits);
+  return out == "-0" ? "0" : out;
 }
 
 std::string F(double v, int digits) {
@@ -39,67 +52,133 @@ std::string F(double v, int digits) {
   return buf;
 }
 
-Plot::Plot(std::string title, double xmax, double ymax, std::string xlabel, std::string ylabel)
-    : xmax_(xmax > 0 ? xmax : 1), ymax_(ymax > 0 ? ymax : 1) {
-  // The axes end on a tick: y rounded up to its nice step; x (cycles, counts)
-  // too, in whole numbers once it spans 2 or more.
-  ystep_ = NiceStep(ymax_ * 1.05, 5, false);
-  ymax_ = std::ceil(ymax_ * 1.05 / ystep_ - 1e-9) * ystep_;
-  xstep_ = NiceStep(xmax_, 5, xmax_ >= 2);
-  xmax_ = std::ceil(xmax_ / xstep_ - 1e-9) * xstep_;
-  Frame(title, xlabel, ylabel);
+TimeUnit TimeUnitFor(double max_seconds) {
+  if (max_seconds >= 1) return {"s", 1};
+  if (max_seconds >= 1e-3) return {"ms", 1e3};
+  return {"µs", 1e6};
 }
 
-Plot::Plot(std::string title, std::vector<std::string> categories, double ymax, std::string xlabel,
-           std::string ylabel)
+std::vector<std::string> DurationTicks(double max_seconds, int target) {
+  const TimeUnit u = TimeUnitFor(max_seconds);
+  const double max = max_seconds > 0 ? max_seconds * u.per_second : 1;
+  const double step = NiceStep(max, target, false);
+  const int n = static_cast<int>(std::ceil(max / step - 1e-9));
+  std::vector<std::string> out;
+  for (int i = 0; i <= n; ++i) out.push_back(TickLabel(step * i, step));
+  return out;
+}
+
+Plot::Plot(std::string title, double xmax, double ymax, Axis x, Axis y)
+    : Plot(std::move(title), 0, xmax, ymax, std::move(x), std::move(y)) {}
+
+Plot::Plot(std::string title, double xmin, double xmax, double ymax, Axis x, Axis y)
+    : xmin_(xmin),
+      xmax_(xmax),
+      ymax_(ymax),
+      xaxis_(std::move(x)),
+      yaxis_(std::move(y)),
+      title_(std::move(title)) {
+  if (xaxis_.scale == Scale::kCount) {
+    // Exactly the data's range, so a line over cycles 1..N reaches both ends.
+    if (!(xmax_ > xmin_)) xmax_ = xmin_ + 1;
+    xstep_ = NiceStep(xmax_ - xmin_, 5, true);
+  } else {
+    xunit_ = xaxis_.scale == Scale::kSeconds ? TimeUnitFor(xmax_ - xmin_) : kPlain;
+    const double span = xmax_ > xmin_ ? (xmax_ - xmin_) * xunit_.per_second : 1;
+    auto [step, end] = StepAndEnd(span, false);
+    xstep_ = step / xunit_.per_second;
+    xmax_ = xmin_ + end / xunit_.per_second;
+  }
+  Frame(title_);
+}
+
+Plot::Plot(std::string title, std::vector<std::string> categories, double ymax, Axis x, Axis y)
     : xmax_(std::max<double>(1, categories.size())),
-      ymax_(ymax > 0 ? ymax : 1),
-      categories_(std::move(categories)) {
-  ystep_ = NiceStep(ymax_ * 1.05, 5, false);
-  ymax_ = std::ceil(ymax_ * 1.05 / ystep_ - 1e-9) * ystep_;
-  Frame(title, xlabel, ylabel);
+      ymax_(ymax),
+      xaxis_(std::move(x)),
+      yaxis_(std::move(y)),
+      categories_(std::move(categories)),
+      title_(std::move(title)) {
+  Frame(title_);
 }
 
-void Plot::Frame(const std::string& title, const std::string& xlabel, const std::string& ylabel) {
-  os_ << "<h2>" << HtmlEscape(title) << "</h2>\n<svg xmlns='http://www.w3.org/2000/svg' width='"
-      << kW << "' height='" << kH << "' viewBox='0 0 " << kW << ' ' << kH
-      << "' font-family='sans-serif' font-size='12'>\n"
+void Plot::Ticks(bool x_axis) {
+  std::vector<double> at;
+  const double step = x_axis ? xstep_ : ystep_;
+  const double lo = x_axis ? xmin_ : 0, hi = x_axis ? xmax_ : ymax_;
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k)
+    at.push_back(k * step);
+  if (x_axis && xaxis_.scale == Scale::kCount) {
+    // The first and last cycle are labelled too, unless a tick is close.
+    for (double end : {lo, hi})
+      if (std::fabs(end - std::round(end)) < 1e-9 &&
+          std::none_of(at.begin(), at.end(),
+                       [&](double t) { return std::fabs(t - end) < step / 2; }))
+        at.push_back(end);
+    std::sort(at.begin(), at.end());
+  }
+  const TimeUnit& u = x_axis ? xunit_ : yunit_;
+  for (double v : at) {
+    const std::string label = TickLabel(v * u.per_second, step * u.per_second);
+    if (x_axis)
+      os_ << "<text x='" << F(X(v), 1) << "' y='" << kH - kB + 17 << "' text-anchor='middle'>"
+          << label << "</text>\n";
+    else
+      os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << F(Y(v), 1) << "' y2='"
+          << F(Y(v), 1) << "' stroke='#ddd'/><text x='" << kL - 6 << "' y='" << F(Y(v) + 4, 1)
+          << "' text-anchor='end'>" << label << "</text>\n";
+  }
+}
+
+void Plot::Frame(const std::string& title) {
+  // The y axis starts at 0 and ends on a tick, in the unit its range needs.
+  yunit_ = yaxis_.scale == Scale::kSeconds ? TimeUnitFor(ymax_) : kPlain;
+  {
+    const double max = ymax_ > 0 ? ymax_ * yunit_.per_second : 1;
+    auto [step, end] = StepAndEnd(max, yaxis_.scale == Scale::kCount);
+    ystep_ = step / yunit_.per_second;
+    ymax_ = end / yunit_.per_second;
+  }
+  auto with_unit = [](const Axis& a, const TimeUnit& u) {
+    return a.scale == Scale::kSeconds ? a.label + " (" + u.name + ")" : a.label;
+  };
+  os_ << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 " << kW << ' ' << kH
+      << "' width='100%' preserveAspectRatio='xMidYMid meet' font-family='sans-serif'"
+         " font-size='13' role='img' aria-label='"
+      << HtmlEscape(title) << "'>\n"
       << "<rect x='0' y='0' width='" << kW << "' height='" << kH << "' fill='#fff'/>\n";
-  const int ny = static_cast<int>(std::lround(ymax_ / ystep_));
-  for (int i = 0; i <= ny; ++i) {
-    const double yv = ystep_ * i;
-    os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(yv) << "' y2='" << Y(yv)
-        << "' stroke='#ddd'/><text x='" << kL - 6 << "' y='" << Y(yv) + 4 << "' text-anchor='end'>"
-        << TickLabel(yv, ystep_) << "</text>\n";
-  }
-  if (categories_.empty()) {
-    const int nx = static_cast<int>(std::lround(xmax_ / xstep_));
-    for (int i = 0; i <= nx; ++i) {
-      const double xv = xstep_ * i;
-      os_ << "<text x='" << X(xv) << "' y='" << kH - kB + 16 << "' text-anchor='middle'>"
-          << TickLabel(xv, xstep_) << "</text>\n";
-    }
-  }
+  Ticks(false);
+  if (categories_.empty()) Ticks(true);
   for (size_t i = 0; i < categories_.size(); ++i)
-    os_ << "<text x='" << F(X(static_cast<double>(i) + 0.5), 1) << "' y='" << kH - kB + 16
+    os_ << "<text x='" << F(X(static_cast<double>(i) + 0.5), 1) << "' y='" << kH - kB + 17
         << "' text-anchor='middle'>" << HtmlEscape(categories_[i]) << "</text>\n";
   os_ << "<line x1='" << kL << "' x2='" << kL << "' y1='" << kT << "' y2='" << kH - kB
       << "' stroke='#333'/><line x1='" << kL << "' x2='" << kW - kR << "' y1='" << kH - kB
       << "' y2='" << kH - kB << "' stroke='#333'/>\n"
       << "<text x='" << (kL + kW - kR) / 2 << "' y='" << kH - 6 << "' text-anchor='middle'>"
-      << HtmlEscape(xlabel) << "</text><text x='14' y='" << (kT + kH - kB) / 2
-      << "' transform='rotate(-90 14 " << (kT + kH - kB) / 2 << ")' text-anchor='middle'>"
-      << HtmlEscape(ylabel) << "</text>\n";
+      << HtmlEscape(with_unit(xaxis_, xunit_)) << "</text><text x='16' y='" << (kT + kH - kB) / 2
+      << "' transform='rotate(-90 16 " << (kT + kH - kB) / 2 << ")' text-anchor='middle'>"
+      << HtmlEscape(with_unit(yaxis_, yunit_)) << "</text>\n";
 }
 
-double Plot::X(double v) const { return kL + (kW - kL - kR) * std::clamp(v / xmax_, 0.0, 1.0); }
+double Plot::X(double v) const {
+  return kL + (kW - kL - kR) * std::clamp((v - xmin_) / (xmax_ - xmin_), 0.0, 1.0);
+}
 
 double Plot::Y(double v) const {
   return kH - kB - (kH - kT - kB) * std::clamp(v / ymax_, 0.0, 1.0);
 }
 
+std::string Plot::YValue(double v) const {
+  if (yaxis_.scale == Scale::kSeconds) {
+    const double shown = v * yunit_.per_second;
+    return F(shown, shown >= 100 ? 0 : shown >= 10 ? 1 : 2) + " " + yunit_.name;
+  }
+  return F(v, yaxis_.scale == Scale::kCount ? 0 : 2);
+}
+
 void Plot::Line(const std::vector<std::pair<double, double>>& pts, const std::string& color,
-                const std::string& name, int legend_row, bool step) {
+                const std::string& name, int /*legend_row*/, bool step) {
   if (pts.empty()) return;
   os_ << "<polyline fill='none' stroke='" << color << "' stroke-width='1.6' points='";
   double prev_y = pts.front().second;
@@ -109,16 +188,20 @@ void Plot::Line(const std::vector<std::pair<double, double>>& pts, const std::st
     prev_y = y;
   }
   os_ << "'/>\n";
-  Legend(color, name, legend_row);
+  Legend(color, name);
 }
 
-void Plot::Bars(const std::vector<double>& ys, const std::string& color, const std::string& name) {
-  double w = std::max(1.0, (kW - kL - kR) / std::max<double>(1, ys.size()) - 1);
-  for (size_t i = 0; i < ys.size(); ++i)
-    os_ << "<rect x='" << F(X(static_cast<double>(i)), 1) << "' y='" << F(Y(ys[i]), 1)
-        << "' width='" << F(w, 1) << "' height='" << F(kH - kB - Y(ys[i]), 1) << "' fill='" << color
-        << "'/>\n";
-  Legend(color, name, 0);
+void Plot::Bars(double first_x, const std::vector<double>& ys, const std::string& color,
+                const std::string& name) {
+  for (size_t i = 0; i < ys.size(); ++i) {
+    const double c = first_x + static_cast<double>(i);
+    const double x0 = X(c - 0.5), x1 = X(c + 0.5);
+    os_ << "<rect x='" << F(x0, 1) << "' y='" << F(Y(ys[i]), 1) << "' width='"
+        << F(std::max(0.5, x1 - x0 - 0.5), 1) << "' height='" << F(kH - kB - Y(ys[i]), 1)
+        << "' fill='" << color << "'><title>" << TickLabel(c, 1) << ": " << YValue(ys[i])
+        << "</title></rect>\n";
+  }
+  Legend(color, name);
 }
 
 void Plot::GroupBars(const std::vector<double>& ys, int series, int of, const std::string& color,
@@ -129,24 +212,28 @@ void Plot::GroupBars(const std::vector<double>& ys, int series, int of, const st
     const double x = X(static_cast<double>(i)) + slot * 0.1 + w * series;
     os_ << "<rect x='" << F(x, 1) << "' y='" << F(Y(ys[i]), 1) << "' width='" << F(w, 1)
         << "' height='" << F(kH - kB - Y(ys[i]), 1) << "' fill='" << color << "'><title>"
-        << HtmlEscape(name) << ": " << F(ys[i], 2) << "</title></rect>\n";
+        << HtmlEscape(name) << ": " << YValue(ys[i]) << "</title></rect>\n";
   }
-  Legend(color, name, series);
+  Legend(color, name);
 }
 
-void Plot::HLine(double y, const std::string& color, const std::string& name, int row) {
+void Plot::HLine(double y, const std::string& color, const std::string& name, int /*row*/) {
   if (y > ymax_) return;
-  os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << Y(y) << "' y2='" << Y(y)
-      << "' stroke='" << color << "' stroke-dasharray='6 4'/>\n";
-  Legend(color, name, row);
+  os_ << "<line x1='" << kL << "' x2='" << kW - kR << "' y1='" << F(Y(y), 1) << "' y2='"
+      << F(Y(y), 1) << "' stroke='" << color << "' stroke-dasharray='6 4'/>\n";
+  Legend(color, name, true);
 }
 
-void Plot::Legend(const std::string& color, const std::string& name, int row) {
-  os_ << "<rect x='" << kW - kR + 12 << "' y='" << kT + 4 + row * 16
-      << "' width='12' height='10' fill='" << color << "'/><text x='" << kW - kR + 30 << "' y='"
-      << kT + 13 + row * 16 << "'>" << HtmlEscape(name) << "</text>\n";
+void Plot::Legend(const std::string& color, const std::string& name, bool dashed) {
+  legend_ << "<li><i class='" << (dashed ? "key dash" : "key") << "' style='"
+          << (dashed ? "border-color:" : "background:") << color << "'></i>" << HtmlEscape(name)
+          << "</li>";
 }
 
-std::string Plot::Done() { return os_.str() + "</svg>\n"; }
+std::string Plot::Done() {
+  std::string legend = legend_.str();
+  return "<h2>" + HtmlEscape(title_) + "</h2>\n<div class='plot'>" + os_.str() + "</svg></div>\n" +
+         (legend.empty() ? "" : "<ul class='legend'>" + legend + "</ul>\n");
+}
 
 }  // namespace nunchi::bench::svg
