@@ -42,8 +42,8 @@ std::string TickLabel(double v, double step) {
   for (double s = step; digits < 6 && std::fabs(s - std::round(s)) > 1e-9 * std::max(1.0, s);
        s *= 10)
     ++digits;
-  std::string out = F(v, digits);
-  return out == "-0" ? "0" : out;
+  if (std::fabs(v) < 1e-9 * std::max(1e-300, std::fabs(step))) v = 0;  // never "-0.0"
+  return F(v, digits);
 }
 
 std::string F(double v, int digits) {

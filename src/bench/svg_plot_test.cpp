@@ -16,6 +16,7 @@ TEST(SvgPlot, NiceStepsAndLabelsFitTheRange) {
   EXPECT_EQ(TickLabel(0.0075, 0.0025), "0.0075");
   EXPECT_EQ(TickLabel(3, 1), "3");
   EXPECT_EQ(TickLabel(2.5, 0.5), "2.5");
+  EXPECT_EQ(TickLabel(-0.0, 0.2), "0.0");  // not "-0.0"
 }
 
 TEST(SvgPlot, DurationsAreLabelledInTheUnitTheirRangeNeeds) {
