@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench/compare_summary.h"
 #include "bench/html_report.h"
 #include "bench/sweep_report.h"
 
@@ -215,6 +216,16 @@ TEST(HtmlReport, RendersInHeadlessChromium) {
   }
   ExpectReadable(chromium, dir, "sweep", 1280);
   ExpectReadable(chromium, dir, "sweep", 390);
+  // The comparison report: a 14-column table and an overlaid CDF of two arms.
+  std::vector<CycleResult> slower = cycles;
+  for (auto& c : slower) c.latency_s *= 3;
+  Comparison cmp = Compare({MakeArmFigures("a", "nunchi, in-process llama.cpp", cond, cycles, 60),
+                            MakeArmFigures("b", "naive client, llama-server", cond, slower, 60)});
+  std::ofstream(dir / "compare.html") << CompareHtml(
+      cmp, load, nlohmann::json{{"model", {{"file", "m.gguf"}, {"random_weights", true}}}},
+      {cycles, slower});
+  ExpectReadable(chromium, dir, "compare", 1280);
+  ExpectReadable(chromium, dir, "compare", 390);
   // Keeps the pages, screenshots and DOM dumps for a look.
   if (HasFailure() || std::getenv("NUNCHI_KEEP_HTML")) {
     std::printf("pages, screenshots and layout dumps kept in %s\n", dir.c_str());
