@@ -164,7 +164,7 @@ std::string HtmlHead(const std::string& title) {
          "@media (max-width:600px){body{margin:10px}}"
          "table{border-collapse:collapse;margin-bottom:16px;display:block;overflow-x:auto;"
          "max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
-         "overflow-wrap:anywhere}th{background:#f3f3f3}.warn{color:#b00}"
+         "overflow-wrap:break-word}th{background:#f3f3f3}.warn{color:#b00}"
          "code{overflow-wrap:anywhere}"
          ".plot{overflow-x:auto}.plot svg{display:block;width:100%;min-width:560px;height:auto}"
          "ul.legend{list-style:none;padding:0;margin:6px 0 18px;display:flex;flex-wrap:wrap;"

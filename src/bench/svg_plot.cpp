@@ -109,11 +109,11 @@ void Plot::Ticks(bool x_axis) {
   for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k)
     at.push_back(k * step);
   if (x_axis && xaxis_.scale == Scale::kCount) {
-    // The first and last cycle are labelled too, unless a tick is close.
-    for (double end : {lo, hi})
-      if (std::fabs(end - std::round(end)) < 1e-9 &&
-          std::none_of(at.begin(), at.end(),
-                       [&](double t) { return std::fabs(t - end) < step / 2; }))
+    // The first and last whole numbers (cycles) are labelled too, unless a tick is close.
+    for (double end : {std::ceil(lo - 1e-9), std::floor(hi + 1e-9)})
+      if (end >= lo - 1e-9 && end <= hi + 1e-9 && std::none_of(at.begin(), at.end(), [&](double t) {
+            return std::fabs(t - end) < step / 2;
+          }))
         at.push_back(end);
     std::sort(at.begin(), at.end());
   }

@@ -104,6 +104,10 @@ TEST(SvgPlot, LegendIsOutsideThePlotAndTheSvgScales) {
   EXPECT_NE(html.find("key dash", legend), std::string::npos);  // the dashed line's key
   EXPECT_NE(svg.find("viewBox='0 0 800 300'"), std::string::npos);
   EXPECT_NE(svg.find("width='100%'"), std::string::npos);
+  // A bar axis runs half a bar past the first and last cycle; both are labelled.
+  Plot wide("bars", 0.5, 120.5, 1, Axis("cycle", Scale::kCount), "s");
+  EXPECT_EQ(Ticks(wide.Done(), true),
+            (std::vector<std::string>{"1", "25", "50", "75", "100", "120"}));
   // Bars are centred on their cycle, so the first starts at the y axis.
   std::smatch m;
   ASSERT_TRUE(std::regex_search(
