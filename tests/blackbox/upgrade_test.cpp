@@ -174,12 +174,16 @@ TEST(Upgrade, AStoreOfThePreviousSchemaIsMigratedAndStillServed) {
   EXPECT_EQ(Query(backup, "SELECT count(*) FROM judgments"), std::vector<std::string>{"3"});
   EXPECT_EQ(Query(backup, "SELECT value FROM meta WHERE key='epoch'"),
             std::vector<std::string>{"e-fixture0v1"});
-  ServerProcess restored(fs::path(backup).parent_path().string(), args);
-  auto rc = restored.Client();
-  ExpectServedFromTheOldStore(PostAnalysis(rc, Cycle(true, false)), 3);
-  EXPECT_EQ(Judged(rc), 0) << "the restored copy lacked judgments";
+  const std::string restored_dir = fs::path(backup).parent_path().string();
+  {
+    ServerProcess restored(restored_dir, args);
+    auto rc = restored.Client();
+    ExpectServedFromTheOldStore(PostAnalysis(rc, Cycle(true, false)), 3);
+    EXPECT_EQ(Judged(rc), 0) << "the restored copy lacked judgments";
+  }
   if (!HasFailure()) {
     fs::remove_all(dir);
+    fs::remove_all(restored_dir);
   }
 }
 
