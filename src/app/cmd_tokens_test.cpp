@@ -83,6 +83,14 @@ TEST(TokensCommand, VocabOnlyFileGivesCountsAndNoPrefillWithoutARate) {
   EXPECT_EQ(given["prefill_rate_source"], "given");
   EXPECT_NEAR(given["prefill_ms"]["p50"].get<double>(),
               1000 * given["prompt_tokens"]["p50"].get<double>() / 100, 1e-6);
+
+  // The Markdown table of docs/benchmarks.md: one row per model.
+  const std::string md =
+      CommandOutput(std::string(NUNCHI_BINARY) + " tokens --data '" + kData +
+                    "' --format markdown --prefill-rate 100 --model '" + NUNCHI_QWEN2_VOCAB + "'");
+  EXPECT_EQ(md.rfind("| vocabulary | type |", 0), 0u) << md;
+  EXPECT_NE(md.find("\n| ggml-vocab-qwen2.gguf | BPE qwen2 | 151936 | own | "), std::string::npos)
+      << md;
 }
 
 TEST(TokensCommand, ModelWithWeightsMeasuresThePrefillRate) {
