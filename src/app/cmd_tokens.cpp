@@ -304,17 +304,21 @@ void PrintText(const Report& r) {
 void PrintMarkdown(const std::vector<Report>& reports) {
   std::printf(
       "| vocabulary | type | size | template | tokens/char mean | p50 | p95 | tokens/signal mean "
-      "| p50 | p95 | system prefix | prompt p50 | prompt p95 | prefill p50 |\n"
-      "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+      "| p50 | p95 | system prefix | prompt p50 | prompt p95 | past the prefix p50 | prefill p50 "
+      "| prefill past the prefix p50 |\n"
+      "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
   for (const Report& r : reports) {
     const std::string file = std::filesystem::path(r.path).filename().string();
+    const bool rate = r.rate > 0;
     std::printf(
         "| %s | %s%s%s | %d | %s | %.2f | %.2f | %.2f | %.1f | %.0f | %.0f | %d | %.0f "
-        "| %.0f | %s |\n",
+        "| %.0f | %.0f | %s | %s |\n",
         file.c_str(), r.type.c_str(), r.pre.empty() ? "" : " ", r.pre.c_str(), r.n_vocab,
         r.own_template ? "own" : "ChatML", r.per_char.mean, r.per_char.p50, r.per_char.p95,
         r.per_signal.mean, r.per_signal.p50, r.per_signal.p95, r.system_tokens, r.prompt.p50,
-        r.prompt.p95, r.rate > 0 ? Ms(r.prompt.p50, r.rate).c_str() : r.rate_source.c_str());
+        r.prompt.p95, r.uncached.p50,
+        rate ? Ms(r.prompt.p50, r.rate).c_str() : r.rate_source.c_str(),
+        rate ? Ms(r.uncached.p50, r.rate).c_str() : r.rate_source.c_str());
   }
 }
 
