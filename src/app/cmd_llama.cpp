@@ -1,5 +1,5 @@
 // Commands and judge wiring that exist only with llama.cpp: make-model,
-// bench-engine, the in-process judge of the chain, and the OpenMP wait
+// bench-engine, tokens, the in-process judge of the chain, and the OpenMP wait
 // policy the engine runs best under.
 #include <unistd.h>
 
@@ -34,6 +34,7 @@ void PreferPassiveOpenMp(char** argv) {
 void AddLlamaCommands(CLI::App& app) {
   AddMakeModelCommand(app);
   AddBenchEngineCommand(app);
+  AddTokensCommand(app);
 }
 
 Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* metrics) {

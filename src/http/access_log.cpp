@@ -2,38 +2,34 @@
 
 #include <cmath>
 
+#include "domain/trace_context.h"
 #include "http/method_routing.h"
 #include "ops/log.h"
 
 namespace nunchi {
 namespace {
 
-bool Hex(std::string_view s) {
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
-bool AllZero(std::string_view s) { return s.find_first_not_of('0') == std::string_view::npos; }
+thread_local std::string t_traceparent;
 
 }  // namespace
 
-bool ValidTraceparent(std::string_view v) {
-  // 2 + 1 + 32 + 1 + 16 + 1 + 2 = 55 characters in version 00.
-  if (v.size() < 55 || v[2] != '-' || v[35] != '-' || v[52] != '-') return false;
-  const std::string_view version = v.substr(0, 2), trace = v.substr(3, 32),
-                         parent = v.substr(36, 16), flags = v.substr(53, 2);
-  if (!Hex(version) || !Hex(trace) || !Hex(parent) || !Hex(flags)) return false;
-  if (version == "ff" || AllZero(trace) || AllZero(parent)) return false;
-  return version == "00" ? v.size() == 55 : (v.size() == 55 || v[55] == '-');
+void BeginTrace(const httplib::Request& req, httplib::Response& res) {
+  const std::string tp = req.get_header_value("traceparent");
+  if (!tp.empty() && ValidTraceparent(tp)) {
+    res.set_header("traceparent", tp);
+    t_traceparent = tp;
+  } else {
+    t_traceparent = NewTraceparent();
+  }
 }
 
-void EchoTraceparent(const httplib::Request& req, httplib::Response& res) {
-  const std::string tp = req.get_header_value("traceparent");
-  if (!tp.empty() && ValidTraceparent(tp)) res.set_header("traceparent", tp);
-}
+const std::string& RequestTraceparent() { return t_traceparent; }
 
 void LogAccess(const httplib::Request& req, const httplib::Response& res, double seconds) {
+  // The thread's next request starts afresh, even one answered before the
+  // pre-routing hook (then it logs no trace id).
+  const std::string trace = std::move(t_traceparent);
+  t_traceparent.clear();
   const LogLevel level = res.status >= 500 ? LogLevel::kWarn : LogLevel::kInfo;
   if (!LogEnabled(level)) return;
   const std::string route = AllowedMethods(req.path).empty() ? "other" : req.path;
@@ -48,7 +44,8 @@ void LogAccess(const httplib::Request& req, const httplib::Response& res, double
             {"bytes_in", req.body.size()},
             {"bytes_out", res.body.size()},
             {"remote_addr", req.remote_addr},
-            {"traceparent", tp}});
+            {"traceparent", tp},
+            {"trace_id", TraceIdOf(trace)}});
 }
 
 }  // namespace nunchi

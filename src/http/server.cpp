@@ -113,7 +113,7 @@ void HttpServer::Routes() {
         std::string id = req.get_header_value("X-Request-Id");
         if (!AcceptableRequestId(id)) id = NewRequestId();
         res.set_header("X-Request-Id", id);
-        EchoTraceparent(req, res);
+        BeginTrace(req, res);
         if (!options_.auth_key.empty() && req.path != "/livez" &&
             !(options_.metrics_open && req.path == "/metrics")) {
           // The token is compared and dropped, never logged.
@@ -254,7 +254,8 @@ void HttpServer::Routes() {
       SendProblem(res, p, req.path);
       return;
     }
-    auto result = service_.Analyze(*parsed, request_id, deadline, &errors);
+    auto result =
+        service_.Analyze(*parsed, request_id, deadline, &errors, RequestTraceparent());
     if (!result.ok()) {
       Problem p = result.status().code() == ErrorCode::kUnavailable
                       ? MakeProblem(503, "OVERLOADED", result.status().message())

@@ -33,6 +33,9 @@ struct JudgeTask {
   TimeMs analyzed_at = 0;
   Deadline deadline = Deadline::max();
   std::string request_id;
+  // W3C traceparent of the HTTP request (domain/trace_context.h): remote
+  // model calls send a child of it. "" when there is none.
+  std::string traceparent;
   // Optional: where a judge hands a judgment that finished after JudgeBundle
   // returned (the cascade's LLM answer replacing a cheap one), by position in
   // `targets`. May be called from any thread, after the caller has gone; it

@@ -145,7 +145,8 @@ size_t AnalysisService::signals_in_flight() const {
 
 Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
                                                   const std::string& request_id, Deadline deadline,
-                                                  std::vector<FieldError>* field_errors) {
+                                                  std::vector<FieldError>* field_errors,
+                                                  const std::string& traceparent) {
   auto& resets = metrics_.Counter("nunchi_state_resets_total", "409 STATE_RESET answers.");
   auto& signals = metrics_.Counter("nunchi_signals_total", "Signals by disposition.");
   std::vector<FieldError> errs = ValidateRequest(req, options_.limits);
@@ -235,6 +236,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
             state->task.analyzed_at = req.analyzed_at.ms;
             state->task.deadline = deadline - options_.answer_margin - options_.fallback_reserve;
             state->task.request_id = request_id;
+            state->task.traceparent = traceparent;
           }
           waits[s].push_back(Wait{state, state->ids.size()});
           state->task.targets.push_back(i);

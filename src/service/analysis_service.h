@@ -58,8 +58,11 @@ class AnalysisService {
   // Errors: kInvalidArgument (field_errors filled), kStateReset, kUnavailable
   // (over an admission bound), kIo (the store failed: the request is refused
   // while storage is down, but for one probe a second).
+  // traceparent (W3C, may be empty) goes to the judge tasks, so that remote
+  // model calls join the caller's trace.
   Result<AnalysisResponse> Analyze(const AnalysisRequest& req, const std::string& request_id,
-                                   Deadline deadline, std::vector<FieldError>* field_errors);
+                                   Deadline deadline, std::vector<FieldError>* field_errors,
+                                   const std::string& traceparent = {});
 
   std::string Epoch() const { return store_.Epoch(); }
   // The judge makes progress and the store takes writes. While storage is

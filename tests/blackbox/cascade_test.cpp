@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "blackbox/cycle.h"
+#include "domain/trace_context.h"
 #include "engines/remote/fake_openai_server.h"
 #include "ops/child_process.h"
 
@@ -152,6 +153,54 @@ TEST(Cascade, LateModelLeavesTheSpotOkOnTimeAndItsAnswerCountsNextCycle) {
   EXPECT_EQ(SpotOf(next, "s1")["congestion_level"], "HIGH") << server.log();
   EXPECT_GE(Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"),
             1);
+}
+
+// W3C trace context: the model server's requests join the caller's trace
+// (same trace id, a span of their own); a request without a traceparent
+// starts a trace, whose id the access log line carries.
+TEST(Cascade, ModelCallsCarryTheRequestsTraceId) {
+  Model model;
+  ServerProcess server(TempDir("cascade-trace"), Serve(model, "1.01"));
+  auto c = server.Client();
+  Backend backend;
+  backend.AddSpot("s1", "강남역 11번 출구");
+  const std::string p = backend.Post("s1", "u1", "출구 앞 사람 좀 있네요", 2);
+  const std::string tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  auto r = c.Post("/v1/congestion-analyses", {{"traceparent", tp}}, backend.Request().dump(),
+                  "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->get_header_value("traceparent"), tp);
+  ASSERT_EQ(model.server.requests(), 1) << server.log();
+  const std::string sent = model.server.traceparent(0);
+  ASSERT_TRUE(ValidTraceparent(sent)) << sent;
+  EXPECT_EQ(TraceIdOf(sent), TraceIdOf(tp));
+  EXPECT_NE(SpanIdOf(sent), SpanIdOf(tp));
+
+  backend.Acknowledge(json::parse(r->body));
+  backend.Comment("s1", p, "u2", "줄이 엄청 길어요", 1);
+  auto r2 = c.Post("/v1/congestion-analyses", {{"X-Request-Id", "trace-none"}},
+                   backend.Request().dump(), "application/json");
+  ASSERT_TRUE(r2);
+  ASSERT_EQ(r2->status, 200) << r2->body;
+  EXPECT_FALSE(r2->has_header("traceparent"));  // none was sent, none is echoed
+  ASSERT_EQ(model.server.requests(), 2) << server.log();
+  const std::string started = model.server.traceparent(1);
+  ASSERT_TRUE(ValidTraceparent(started)) << started;
+  EXPECT_NE(TraceIdOf(started), TraceIdOf(tp));
+  // The access line of that request names the trace it started.
+  std::string line_trace;
+  for (int attempt = 0; attempt < 50 && line_trace.empty(); ++attempt) {
+    std::istringstream in(server.log());
+    for (std::string line; std::getline(in, line);) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_object() && j.value("event", "") == "http_request" &&
+          j.value("request_id", "") == "trace-none")
+        line_trace = j.value("trace_id", "");
+    }
+    if (line_trace.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(line_trace, TraceIdOf(started)) << server.log();
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 # no errors and no warnings. Redocly CLI comes from npm through npx, cached in
 # ~/.cache/nunchi/npm (outside the repository). Exits 77 (CTest: skipped) with
 # a message when npx is missing or the npm registry cannot be reached and
-# nothing is cached.
+# nothing is cached. The version is pinned (REDOCLY_CLI_VERSION overrides it)
+# so that a new release's rules cannot turn a clean spec red overnight.
 set -uo pipefail
 spec=${1:?usage: lint.sh SPEC}
 if ! command -v npx >/dev/null 2>&1; then
@@ -12,8 +13,9 @@ if ! command -v npx >/dev/null 2>&1; then
 fi
 export NPM_CONFIG_CACHE=${NPM_CONFIG_CACHE:-$HOME/.cache/nunchi/npm}
 export NPM_CONFIG_UPDATE_NOTIFIER=false REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
+version=${REDOCLY_CLI_VERSION:-2.77.0}
 mkdir -p "$NPM_CONFIG_CACHE"
-out=$(npx --yes @redocly/cli@latest lint --format=stylish "$spec" 2>&1)
+out=$(npx --yes "@redocly/cli@$version" lint --format=stylish "$spec" 2>&1)
 rc=$?
 echo "$out" | grep -v '[║╔╚]'
 if [ $rc -ne 0 ] && echo "$out" | grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network request'; then
@@ -25,4 +27,4 @@ if echo "$out" | grep -qE '^ +[0-9]+:[0-9]+ +warning'; then
   echo "openapi lint: FAILED (warnings count too)"
   exit 1
 fi
-echo "openapi lint: clean"
+echo "openapi lint: clean (@redocly/cli $version)"

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain/trace_context.h"
 #include "engines/remote/sse.h"
 #include "llm/schema.h"
 
@@ -158,6 +159,8 @@ ChatAttempt ChatClient::Exchange(const ChatRequest& request, Deadline deadline) 
   http.connect_timeout = options_.connect_timeout;
   http.headers = {"Content-Type: application/json"};
   if (api_key_) http.headers.push_back("Authorization: Bearer " + *api_key_);
+  // A span of its own for each exchange (retries included), in the caller's trace.
+  http.headers.push_back("traceparent: " + ChildTraceparent(request.traceparent));
 
   // Streaming state, owned by this call.
   ChatAttempt streamed;

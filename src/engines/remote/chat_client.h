@@ -3,7 +3,8 @@
 // grammar, see llm/schema.h), sends it, reads the answer whole or as an SSE
 // stream, and runs the DegenerationGuard on the streamed text, aborting the
 // transfer as soon as it trips. No retries, breaker or limits here: see
-// remote_judge.h. The API key goes into the Authorization header only.
+// remote_judge.h. The API key goes into the Authorization header only. Every
+// exchange carries a W3C `traceparent`: the request's trace id, a new span.
 //
 // Thread-safety: Complete() and BuildBody() may be called from many threads at
 // once (the HttpClient is shared and thread-safe; a call keeps its own state).
@@ -27,6 +28,9 @@ struct ChatRequest {
   int max_tokens = 64;
   double temperature = 0.0;
   int seed = 42;
+  // W3C trace context of the request being served (domain/trace_context.h);
+  // each exchange sends a child of it (a new trace when empty).
+  std::string traceparent;
 };
 
 struct ChatAttempt {

@@ -29,6 +29,7 @@ class FakeOpenAiServer {
                      std::lock_guard<std::mutex> lock(mu_);
                      bodies_.push_back(req.body);
                      auth_.push_back(req.get_header_value("Authorization"));
+                     traceparents_.push_back(req.get_header_value("traceparent"));
                    }
                    ++requests_;
                    handler_(req, res);
@@ -56,6 +57,11 @@ class FakeOpenAiServer {
     std::lock_guard<std::mutex> lock(mu_);
     return auth_.at(i);
   }
+  // The traceparent header of request i ("" when it had none).
+  std::string traceparent(size_t i) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return traceparents_.at(i);
+  }
 
  private:
   Handler handler_;
@@ -67,6 +73,7 @@ class FakeOpenAiServer {
   mutable std::mutex mu_;
   std::vector<std::string> bodies_;
   std::vector<std::string> auth_;
+  std::vector<std::string> traceparents_;
 };
 
 // A non-streamed chat completion with this content.

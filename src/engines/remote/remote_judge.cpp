@@ -84,7 +84,8 @@ JudgeOutput RemoteJudge::JudgeBundle(const JudgeTask& task) {
   ChatRequest request{
       prompt->system,     prompt->user(),
       prompt->target_ids, o.max_tokens_base + o.max_tokens_per_target * static_cast<int>(n),
-      o.temperature,      o.seed};
+      o.temperature,      o.seed,
+      task.traceparent};
   Status last(ErrorCode::kDeadlineExceeded, "no time left for a remote call");
   bool retried_differently = false;
   for (int attempt = 0; attempt <= o.retries; ++attempt) {

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 
+#include "domain/trace_context.h"
 #include "engines/remote/remote_test_util.h"
 
 namespace nunchi::remote {
@@ -263,6 +265,46 @@ TEST(RemoteJudgeTest, BadOptionsAreRejected) {
   o.prompt_version = "judge-v1";
   o.api_key_env = "NUNCHI_TEST_SURELY_UNSET_KEY";
   EXPECT_EQ(RemoteJudge::Create(o).status().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(RemoteJudgeTest, EveryCallSendsAChildOfTheRequestsTraceparent) {
+  // The first attempt fails (500) so that the retry is a second call.
+  std::atomic<int> calls{0};
+  FakeOpenAiServer server([&calls](const httplib::Request&, httplib::Response& res) {
+    if (calls++ == 0) {
+      res.status = 500;
+      return;
+    }
+    res.set_content(CompletionBody(kGoodAnswer), "application/json");
+  });
+  auto judge = MakeJudge(OptionsFor(server));
+  ASSERT_TRUE(judge);
+  JudgeTask task = MakeTask();
+  task.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  auto out = judge->JudgeBundle(task);
+  ASSERT_TRUE(out[0].ok()) << out[0].status().ToString();
+  ASSERT_EQ(server.requests(), 2);
+  const std::string a = server.traceparent(0), b = server.traceparent(1);
+  ASSERT_TRUE(ValidTraceparent(a)) << a;
+  ASSERT_TRUE(ValidTraceparent(b)) << b;
+  EXPECT_EQ(TraceIdOf(a), "4bf92f3577b34da6a3ce929d0e0e4736");
+  EXPECT_EQ(TraceIdOf(b), "4bf92f3577b34da6a3ce929d0e0e4736");
+  EXPECT_NE(SpanIdOf(a), "00f067aa0ba902b7");  // a span of nunchi's own
+  EXPECT_NE(SpanIdOf(a), SpanIdOf(b));         // one per call
+  EXPECT_EQ(a.substr(53), "01");               // the caller's flags
+}
+
+TEST(RemoteJudgeTest, WithoutATraceparentACallStartsATrace) {
+  FakeOpenAiServer server([](const httplib::Request&, httplib::Response& res) {
+    res.set_content(CompletionBody(kGoodAnswer), "application/json");
+  });
+  auto judge = MakeJudge(OptionsFor(server));
+  ASSERT_TRUE(judge);
+  judge->JudgeBundle(MakeTask());
+  judge->JudgeBundle(MakeTask());
+  ASSERT_EQ(server.requests(), 2);
+  EXPECT_TRUE(ValidTraceparent(server.traceparent(0))) << server.traceparent(0);
+  EXPECT_NE(TraceIdOf(server.traceparent(0)), TraceIdOf(server.traceparent(1)));
 }
 
 }  // namespace
