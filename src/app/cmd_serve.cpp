@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/commands.h"
+#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 #include "app/judge_factory.h"
 #include "http/server.h"
 #include "ops/decision_log.h"

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "app/commands.h"
+#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 #include "app/config.h"
 
 int main(int argc, char** argv) {

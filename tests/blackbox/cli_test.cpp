@@ -4,6 +4,7 @@
 // and --version exit 0.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -100,6 +101,25 @@ TEST(Cli, RuntimeFailureIsOneHelpAndVersionAreZero) {
   Exit top = RunNunchi({"--help"});
   EXPECT_TRUE(Has(top, "Exit codes")) << top.output;
   EXPECT_EQ(RunNunchi({"no-such-command"}).code, 2);
+}
+
+// --version (and nunchi_build_info, from the same generated header) names the
+// commit the binary was built from, refreshed by every build, not the one
+// CMake configured at. Run after a build, as CTest does.
+TEST(Cli, VersionNamesTheCommitBuilt) {
+  const std::string cmd = std::string("git -C '") + NUNCHI_SOURCE_DIR +
+                          "' rev-parse --short=12 HEAD 2>/dev/null";
+  std::string head;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[64] = {};
+    if (fgets(buf, sizeof buf, p)) head = buf;
+    pclose(p);
+  }
+  while (!head.empty() && (head.back() == '\n' || head.back() == '\r')) head.pop_back();
+  if (head.size() != 12) GTEST_SKIP() << "not a git checkout: " << NUNCHI_SOURCE_DIR;
+  Exit v = RunNunchi({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_TRUE(Has(v, "(commit " + head)) << v.output << " HEAD " << head;
 }
 
 }  // namespace
