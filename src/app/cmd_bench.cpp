@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "bench/compare.h"
 #include "bench/model_servers.h"
+#include "bench/replicas.h"
 #include "bench/server.h"
 #include "ops/child_process.h"
 
@@ -28,6 +29,8 @@ struct Flags {
   std::string compare;  // --compare a,b,c
   bench::CompareArgs compare_args;
   bench::ModelServersArgs model_servers;
+  bench::ReplicasArgs replicas;
+  bool replicas_on = false;
   bench::BenchArgs args;
 };
 
@@ -133,6 +136,16 @@ void AddBenchCommand(CLI::App& app) {
                   "--model-servers: -np of each llama-server (and --remote-concurrency)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  // Two replicas behind HAProxy, one killed mid-run (issue 17 part 2).
+  cmd->add_flag("--replicas", f->replicas_on,
+                "Drive the load through HAProxy in front of two replicas on --store, killing "
+                "replica a with SIGKILL before cycle --kill-at and restarting it later");
+  cmd->add_option("--store", f->replicas.store, "--replicas: the shared postgres://... store");
+  cmd->add_option("--kill-at", f->replicas.kill_at,
+                  "--replicas: cycle before which replica a is killed (default: half-way)");
+  cmd->add_option("--restart-after", f->replicas.restart_after,
+                  "--replicas: cycles after the kill before it restarts (0: never)")
+      ->capture_default_str();
   cmd->callback([f, ms_opt] {
     // Ctrl-C or a kill takes the servers the bench started down with it.
     StopChildrenOnSignal();
@@ -176,6 +189,17 @@ void AddBenchCommand(CLI::App& app) {
       ca.quantization = args.conditions.quantization;
       ca.out_dir = args.out_dir;
       int rc = bench::RunCompareCommand(ca);
+      if (rc != 0) throw CLI::RuntimeError(rc);
+      return;
+    }
+    if (f->replicas_on) {
+      if (!args.run.target.empty() || args.run.naive || !f->compare.empty() || ms_opt->count())
+        throw CLI::ValidationError("--replicas",
+                                   "starts its own servers: no --target, --naive-llama-server, "
+                                   "--compare or --model-servers");
+      bench::ReplicasArgs ra = f->replicas;
+      ra.bench = args;
+      int rc = bench::RunReplicasCommand(ra);
       if (rc != 0) throw CLI::RuntimeError(rc);
       return;
     }

@@ -193,6 +193,7 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     }
     r.cold = cold_next;
     cold_next = false;
+    if (o.before_cycle) o.before_cycle(r.index);
     Series before = target.Scrape();
     nlohmann::json req = backend.Request();
     std::string body = req.dump();

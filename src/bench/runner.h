@@ -9,6 +9,7 @@
 // Thread-safety: one run per call; blocks until the run is over.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct RunOptions {
   // counters (llamacpp:*) are scraped too, as nunchi_bench_llama_server_*;
   // with several, each series is labelled server="<index from 0>".
   std::vector<std::string> upstream_urls;
+  // Called on the bench's thread before each cycle's request, with the
+  // cycle's index (the replica mode kills and restarts a replica here).
+  std::function<void(int cycle_index)> before_cycle;
 };
 
 // Runs the load; fills *cycles and the target/banner fields of *conditions.
