@@ -10,6 +10,8 @@
 
 #include "bench/bench.h"
 #include "bench/compare.h"
+#include "bench/model_servers.h"
+#include "bench/replicas.h"
 #include "bench/server.h"
 #include "ops/child_process.h"
 
@@ -26,6 +28,9 @@ struct Flags {
   bool seed_set = false;
   std::string compare;  // --compare a,b,c
   bench::CompareArgs compare_args;
+  bench::ModelServersArgs model_servers;
+  bench::ReplicasArgs replicas;
+  bool replicas_on = false;
   bench::BenchArgs args;
 };
 
@@ -110,7 +115,38 @@ void AddBenchCommand(CLI::App& app) {
   cmd->add_option("--llama-server", ca.llama_server,
                   "--compare: llama-server binary (default: $NUNCHI_LLAMA_SERVER or "
                   "~/.cache/nunchi/llama-*/bin/llama-server)");
-  cmd->callback([f] {
+  // Bundle affinity over several llama-servers (issue 17).
+  bench::ModelServersArgs& ms = f->model_servers;
+  CLI::Option* ms_opt = cmd->add_option("--model-servers", ms.servers,
+                  "Measure the remote pool: for each count N, e.g. 1,2,4, start N llama-servers on "
+                  "--model and run with --remote-affinity on and off, interleaved")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--affinity", ms.affinity, "--model-servers: settings to interleave")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--rounds", ms.rounds, "--model-servers: repeat the interleave this many times")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd->add_option("--model-server-threads", ms.threads, "--model-servers: -t of each llama-server")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--model-server-parallel", ms.parallel,
+                  "--model-servers: -np of each llama-server (and --remote-concurrency)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  // Two replicas behind HAProxy, one killed mid-run (issue 17 part 2).
+  cmd->add_flag("--replicas", f->replicas_on,
+                "Drive the load through HAProxy in front of two replicas on --store, killing "
+                "replica a with SIGKILL before cycle --kill-at and restarting it later");
+  cmd->add_option("--store", f->replicas.store, "--replicas: the shared postgres://... store");
+  cmd->add_option("--kill-at", f->replicas.kill_at,
+                  "--replicas: cycle before which replica a is killed (default: half-way)");
+  cmd->add_option("--restart-after", f->replicas.restart_after,
+                  "--replicas: cycles after the kill before it restarts (0: never)")
+      ->capture_default_str();
+  cmd->callback([f, ms_opt] {
     // Ctrl-C or a kill takes the servers the bench started down with it.
     StopChildrenOnSignal();
     bench::BenchArgs args = f->args;
@@ -153,6 +189,30 @@ void AddBenchCommand(CLI::App& app) {
       ca.quantization = args.conditions.quantization;
       ca.out_dir = args.out_dir;
       int rc = bench::RunCompareCommand(ca);
+      if (rc != 0) throw CLI::RuntimeError(rc);
+      return;
+    }
+    if (f->replicas_on) {
+      if (!args.run.target.empty() || args.run.naive || !f->compare.empty() || ms_opt->count())
+        throw CLI::ValidationError("--replicas",
+                                   "starts its own servers: no --target, --naive-llama-server, "
+                                   "--compare or --model-servers");
+      bench::ReplicasArgs ra = f->replicas;
+      ra.bench = args;
+      int rc = bench::RunReplicasCommand(ra);
+      if (rc != 0) throw CLI::RuntimeError(rc);
+      return;
+    }
+    if (ms_opt->count() > 0) {
+      if (!args.run.target.empty() || args.run.naive || !f->compare.empty())
+        throw CLI::ValidationError("--model-servers",
+                                   "starts its own servers: no --target, --naive-llama-server or "
+                                   "--compare");
+      bench::ModelServersArgs ms = f->model_servers;
+      ms.bench = args;
+      ms.llama_server = f->compare_args.llama_server;
+      ms.slot_ctx = f->compare_args.slot_ctx;
+      int rc = bench::RunModelServersCommand(ms);
       if (rc != 0) throw CLI::RuntimeError(rc);
       return;
     }

@@ -98,9 +98,36 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
     members.push_back(std::move(shared));
   }
   if (members.size() == 1) return std::shared_ptr<Judge>(members[0]);
-  auto policy = o.pool_policy == "round-robin" ? remote::PoolPolicy::kRoundRobin
-                                               : remote::PoolPolicy::kLeastBusy;
-  return std::shared_ptr<Judge>(std::make_shared<remote::RemotePool>(o.backend, members, policy));
+  remote::PoolOptions po;
+  po.policy = o.pool_policy == "round-robin" ? remote::PoolPolicy::kRoundRobin
+                                             : remote::PoolPolicy::kLeastBusy;
+  po.affinity = o.remote_affinity != "off";
+  po.epsilon = o.remote_affinity_epsilon;
+  po.health.interval = std::chrono::milliseconds(o.remote_probe_interval_ms);
+  po.health.timeout = std::chrono::milliseconds(o.remote_probe_timeout_ms);
+  auto pool = std::make_shared<remote::RemotePool>(o.backend, members, po);
+  if (metrics) {
+    std::weak_ptr<remote::RemotePool> weak = pool;
+    Labels labels = {{"pool", o.backend}, {"affinity", po.affinity ? "on" : "off"}};
+    metrics->OnRender([weak, labels](MetricsRegistry& m) {
+      auto p = weak.lock();
+      if (!p) return;
+      const remote::PoolStats& s = p->stats();
+      auto set = [&](const char* route, uint64_t v) {
+        Labels l = labels;
+        l.emplace_back("route", route);
+        m.Counter("nunchi_remote_pool_calls_total",
+                  "Pool calls by route: home (the bundle's server), spilled (home over its "
+                  "load bound), moved (home unready), failed_over (a server unreachable).")
+            .Set(l, double(v));
+      };
+      set("home", s.home);
+      set("spilled", s.spilled);
+      set("moved", s.moved);
+      set("failed_over", s.failed_over);
+    });
+  }
+  return std::shared_ptr<Judge>(pool);
 }
 #endif
 
@@ -163,7 +190,27 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
       ->capture_default_str();
   cmd->add_option("--remote-stream", o->remote_stream, "Stream answers (SSE) through the guard")
       ->capture_default_str();
-  cmd->add_option("--pool-policy", o->pool_policy, "least-busy or round-robin")
+  cmd->add_option("--pool-policy", o->pool_policy,
+                  "Several --base-url, affinity off: least-busy or round-robin")
+      ->capture_default_str();
+  cmd->add_option("--remote-affinity", o->remote_affinity,
+                  "Several --base-url: on sends each bundle to the same server (bounded-load "
+                  "consistent hashing, so its prefix cache holds the bundle); off: --pool-policy")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--remote-affinity-epsilon", o->remote_affinity_epsilon,
+                  "A server over (1+epsilon) x its share of in-flight calls spills to the next "
+                  "on the ring")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  cmd->add_option("--remote-probe-interval-ms", o->remote_probe_interval_ms,
+                  "Several --base-url: probe each server by a one-token completion this often "
+                  "(skipped while real calls answer); 2 failed probes take it out (0: no probes)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--remote-probe-timeout-ms", o->remote_probe_timeout_ms,
+                  "A probe not answered within this fails")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }
 

@@ -52,14 +52,22 @@ struct JudgeOptions {
   int remote_timeout_ms = 20'000;
   int remote_concurrency = 4;
   bool remote_stream = true;
-  std::string pool_policy = "least-busy";  // or round-robin
+  std::string pool_policy = "least-busy";  // or round-robin; used with affinity off
+  // Several --base-url: bundle affinity (engines/remote/remote_pool.h) and
+  // health by inference (engines/remote/inference_health.h).
+  std::string remote_affinity = "on";  // on, off
+  double remote_affinity_epsilon = 0.25;
+  int remote_probe_interval_ms = 5'000;  // 0: no probes
+  int remote_probe_timeout_ms = 5'000;
 };
 
 // Adds the judge flags (--route, --model, --threads, --ctx-size, --parallel,
 // --prefix-cache-dir, --no-prefix-reuse, --bundles-per-call, --context-comments, --backend,
 // --base-url,
 // --remote-model, --api-key-env, --api-key-file, --remote-timeout-ms,
-// --remote-concurrency, --remote-stream, --pool-policy) to a subcommand.
+// --remote-concurrency, --remote-stream, --pool-policy, --remote-affinity,
+// --remote-affinity-epsilon, --remote-probe-interval-ms, --remote-probe-timeout-ms)
+// to a subcommand.
 void AddJudgeFlags(CLI::App* cmd, JudgeOptions* opts);
 
 class JudgeChain {

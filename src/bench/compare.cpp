@@ -197,7 +197,7 @@ int RunCompareCommand(CompareArgs args) {
       Set(&s, args.server_args, "--remote-concurrency", Cs);
       s.insert(s.end(), args.server_args.begin(), args.server_args.end());
       run.server_args = s;
-      if (llama_server) run.upstream_url = llama_server->url();
+      if (llama_server) run.upstream_urls = {llama_server->url()};
       cond.engine = "nunchi remote backend → llama-server";
       cond.engine_version = nunchi_version + "; " + llama_version;
       cond.output_token_cap = kRemoteTokensPerTarget;

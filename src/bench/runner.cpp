@@ -61,17 +61,28 @@ class Target {
     c.set_read_timeout(5, 0);
     auto r = c.Get("/metrics");
     Series s = r && r->status == 200 ? ParseMetrics(r->body) : Series{};
-    if (!o_.upstream_url.empty()) {
+    for (size_t i = 0; i < o_.upstream_urls.size(); ++i) {
       // "llamacpp:prompt_tokens_total 12" -> "nunchi_bench_llama_server_prompt_tokens_total".
-      httplib::Client u(o_.upstream_url);
+      httplib::Client u(o_.upstream_urls[i]);
       u.set_connection_timeout(2, 0);
       u.set_read_timeout(5, 0);
       if (auto m = u.Get("/metrics"); m && m->status == 200) {
         std::string text = m->body;
         for (size_t at = 0; (at = text.find("llamacpp:", at)) != std::string::npos;)
           text.replace(at, 9, "nunchi_bench_llama_server_");
-        for (const auto& [k, v] : ParseMetrics(text))
-          if (k.rfind("nunchi_bench_llama_server_", 0) == 0) s[k] = v;
+        const std::string label = "server=\"" + std::to_string(i) + "\"";
+        for (const auto& [key, v] : ParseMetrics(text)) {
+          if (key.rfind("nunchi_bench_llama_server_", 0) != 0) continue;
+          std::string k = key;
+          if (o_.upstream_urls.size() > 1) {
+            const size_t brace = k.find('{');
+            if (brace == std::string::npos)
+              k += "{" + label + "}";
+            else
+              k.insert(brace + 1, label + ",");
+          }
+          s[k] = v;
+        }
       }
     }
     return s;
@@ -182,6 +193,7 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     }
     r.cold = cold_next;
     cold_next = false;
+    if (o.before_cycle) o.before_cycle(r.index);
     Series before = target.Scrape();
     nlohmann::json req = backend.Request();
     std::string body = req.dump();

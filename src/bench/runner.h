@@ -3,12 +3,13 @@
 // client, for the cycles of a load on a fixed schedule. A cycle that is late
 // delays nothing: the ticks it overran are merged into the next request and
 // show up as start lag (backlog). Scrapes /metrics before and after each
-// request (and a llama-server's behind it, when given). Prints a progress bar
+// request (and the llama-servers' behind it, when given). Prints a progress bar
 // on stderr.
 //
 // Thread-safety: one run per call; blocks until the run is over.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,13 @@ struct RunOptions {
   double timeout_s = 55;  // the backend gives up after this
   bool progress = true;
   std::string id_prefix;  // keeps ids unique per run
-  // A llama-server behind the target (nunchi's remote backend): its /metrics
-  // counters (llamacpp:*) are scraped too, as nunchi_bench_llama_server_*.
-  std::string upstream_url;
+  // llama-servers behind the target (nunchi's remote backend): their /metrics
+  // counters (llamacpp:*) are scraped too, as nunchi_bench_llama_server_*;
+  // with several, each series is labelled server="<index from 0>".
+  std::vector<std::string> upstream_urls;
+  // Called on the bench's thread before each cycle's request, with the
+  // cycle's index (the replica mode kills and restarts a replica here).
+  std::function<void(int cycle_index)> before_cycle;
 };
 
 // Runs the load; fills *cycles and the target/banner fields of *conditions.

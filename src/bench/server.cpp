@@ -98,4 +98,6 @@ void ManagedServer::Stop() {
   data_dir_.clear();
 }
 
+void ManagedServer::Kill9() { child_.Kill(); }
+
 }  // namespace nunchi::bench

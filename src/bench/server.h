@@ -26,6 +26,7 @@ class ManagedServer {
   // *error on failure.
   bool Start(std::string* error);
   void Stop();  // SIGTERM, then SIGKILL after 10 s; removes the data directory
+  void Kill9();  // SIGKILL at once (a crash); the data directory stays until Start or Stop
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   const std::string& banner() const { return banner_; }  // the "listening on" line
 

@@ -1,6 +1,7 @@
 // Test-only: a fake OpenAI-compatible server on 127.0.0.1 (cpp-httplib) that
-// hands POST /v1/chat/completions to a test-supplied handler, plus helpers
-// for completion and SSE bodies. Starts in the constructor, stops in the
+// hands POST /v1/chat/completions to a test-supplied handler and answers
+// GET /health with llama-server's {"status":"ok"} (whatever the handler
+// does), plus helpers for completion and SSE bodies. Starts in the constructor, stops in the
 // destructor (handlers must return promptly once stopping() is true).
 // The handler runs on the server's worker threads.
 #pragma once
@@ -34,6 +35,9 @@ class FakeOpenAiServer {
                    ++requests_;
                    handler_(req, res);
                  });
+    server_.Get("/health", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"status":"ok"})", "application/json");
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     for (int i = 0; i < 500 && !server_.is_running(); ++i) {
