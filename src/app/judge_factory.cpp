@@ -10,6 +10,7 @@
 #include "judges/classifier_file.h"
 #include "judges/default_judge.h"
 #include "judges/router.h"
+#include "llm/prompt.h"
 #ifdef NUNCHI_HAVE_REMOTE
 #include "engines/remote/remote_judge.h"
 #include "engines/remote/remote_pool.h"
@@ -120,6 +121,12 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--escalation-threshold", o->escalation_threshold,
                   "Override the calibration's threshold (0..1; escalate below it)")
       ->check(CLI::Range(0.0, 1.5));
+  cmd->add_option("--escalation-comments", o->escalation_comments,
+                  "Cascade escalations to llama.cpp show the post, the targets and the latest K "
+                  "comments, and ask the cause text for the last target only (-1: the whole "
+                  "judge-v1 prompt)")
+      ->check(CLI::Range(-1, 1000))
+      ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
@@ -228,6 +235,11 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     if (!cal.ok()) return cal.status();
     JudgeOptions inner = o;
     inner.route = !o.model_path.empty() ? "llama,default" : "remote,default";
+    const bool short_prompt = !o.model_path.empty() && o.escalation_comments >= 0;
+    if (short_prompt) {
+      inner.llama_prompt_version = std::string(llm::kEscalationPromptVersion);
+      inner.bundles_per_call = 1;  // the escalation prompt is one bundle per call
+    }
     auto base = MakeJudgeChain(inner, metrics);
     if (!base.ok()) return base.status();
     auto* b = static_cast<Chain*>(base->get());
@@ -245,7 +257,11 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     char thr[32];
     std::snprintf(thr, sizeof thr, "%.3f", co.threshold);
     chain->description_ = "cascade(" + b->description_ + "; escalate under confidence " + thr +
-                          ", " + co.calibration_version + ")";
+                          ", " + co.calibration_version +
+                          (short_prompt ? "; prompt " + inner.llama_prompt_version + ", latest " +
+                                              std::to_string(o.escalation_comments) + " comments"
+                                        : std::string()) +
+                          ")";
     return std::unique_ptr<JudgeChain>(std::move(chain));
   }
   for (const auto& name : route)

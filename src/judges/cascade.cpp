@@ -4,6 +4,8 @@
 #include <condition_variable>
 #include <numeric>
 
+#include "judges/cause_text.h"
+
 namespace nunchi::judges {
 
 double CascadeConfidence(const Judgment& j) {
@@ -42,6 +44,21 @@ CascadeRecord CheapRecord(const Judgment& cheap, const CascadeOptions& o,
   r.cheap_confidence = CascadeConfidence(cheap);
   return r;
 }
+
+}  // namespace
+
+void FillCauseText(Judgment& llm, const Judgment& cheap) {
+  if (llm.relevance != Relevance::kRelevant || !llm.cause_text.empty()) return;
+  if (cheap.relevance == Relevance::kRelevant && cheap.cause == llm.cause &&
+      !cheap.cause_text.empty()) {
+    llm.cause_text = cheap.cause_text;
+    return;
+  }
+  llm.cause_text =
+      MakeCauseText(llm.relevance, llm.level, llm.cause, DefaultCauseKey(llm.cause), std::nullopt);
+}
+
+namespace {
 
 bool Agrees(const Judgment& a, const Judgment& b) {
   return a.relevance == b.relevance && a.level == b.level;
@@ -99,6 +116,7 @@ void Cascade::FinishLate(Call& call) {
     if (!call.out[k].ok()) continue;
     Judgment j = call.out[k].value();
     if (j.judge.empty()) j.judge = std::string(llm_->name());
+    FillCauseText(j, call.cheap[k]);
     j.cascade = CheapRecord(call.cheap[k], options_, CascadeRecord::Outcome::kLlm);
     (Agrees(j, call.cheap[k]) ? stats_.agreed : stats_.overturned).fetch_add(1);
     if (call.on_late) {
@@ -212,6 +230,7 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
     }
     Judgment j = call->out[i].value();
     if (j.judge.empty()) j.judge = std::string(llm_->name());
+    FillCauseText(j, call->cheap[i]);
     j.cascade = CheapRecord(call->cheap[i], options_, CascadeRecord::Outcome::kLlm);
     if (out[pos].ok()) (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
     stats_.llm_in_time.fetch_add(1);

@@ -8,7 +8,9 @@
 // (the spot stays OK), and an LLM answer that arrives after the deadline (but
 // within late_grace) still replaces the stored one through task.on_late.
 // Every judgment carries a CascadeRecord: the cheap answer, its confidence,
-// the outcome and the calibration version.
+// the outcome and the calibration version. An LLM answer without a cause
+// text (the escalation prompt asks the words only for the last target, the
+// likeliest representative) gets one from FillCauseText.
 //
 // Deadline budget: an escalation of k targets, submitted while m escalated
 // targets are still in flight, is predicted to take
@@ -71,6 +73,13 @@ struct CascadeStats {
 // an IRRELEVANT judgment, relevance_confidence × level_confidence for a
 // RELEVANT one; an unmeasured field (-1) counts as 0.
 double CascadeConfidence(const Judgment& j);
+
+// The cause text of an LLM judgment that came without one (the escalation
+// prompt asks the words for the likeliest representative only, llm/prompt.h):
+// the cheap judge's text when it found the same cause, else one written from
+// the cause code (cause_text.h). Leaves a judgment with a text, or an
+// IRRELEVANT one, as it is.
+void FillCauseText(Judgment& llm, const Judgment& cheap);
 
 class Cascade : public Judge {
  public:

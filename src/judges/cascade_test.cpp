@@ -253,5 +253,41 @@ TEST(Cascade, ObservedCallsMoveTheEstimate) {
   EXPECT_GE(cascade.target_seconds(), 0.15);
 }
 
+TEST(Cascade, AnLlmAnswerWithoutCauseTextGetsTheCheapOneOrOneFromItsCode) {
+  Judgment cheap;
+  cheap.relevance = Relevance::kRelevant;
+  cheap.level = Level::kHigh;
+  cheap.cause = Cause::kEvent;
+  cheap.cause_text = "팝업 대기줄";
+  Judgment llm;
+  llm.relevance = Relevance::kRelevant;
+  llm.level = Level::kMedium;
+  llm.cause = Cause::kEvent;
+  Judgment same = llm;
+  FillCauseText(same, cheap);
+  EXPECT_EQ(same.cause_text, "팝업 대기줄");  // same cause: the cheap judge's words
+  Judgment other = llm;
+  other.cause = Cause::kWeather;
+  FillCauseText(other, cheap);
+  EXPECT_FALSE(other.cause_text.empty());
+  EXPECT_NE(other.cause_text, cheap.cause_text);
+  Judgment written = llm;
+  written.cause_text = "모델 판단";
+  FillCauseText(written, cheap);
+  EXPECT_EQ(written.cause_text, "모델 판단");  // the LLM's own words stand
+  Judgment irrelevant;
+  FillCauseText(irrelevant, cheap);
+  EXPECT_EQ(irrelevant.cause_text, "");
+  // Through the cascade: FakeLlm writes no text.
+  ScriptedCheap cheap_judge;
+  cheap_judge.conf = {{1, 0.2}};
+  FakeLlm fake;
+  Cascade cascade(&cheap_judge, &fake, Options(0.5));
+  JudgeOutput out = cascade.JudgeBundle(Task(3, 5s));
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "llm");
+  EXPECT_FALSE(out[1]->cause_text.empty());
+}
+
 }  // namespace
 }  // namespace nunchi::judges
