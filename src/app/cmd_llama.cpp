@@ -65,10 +65,10 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   if (metrics) {
     std::weak_ptr<llama::LlamaEngine> weak = shared_engine;
     std::weak_ptr<llama::LlamaJudge> weak_judge = shared_judge;
-    Labels labels = {{"model", shared_engine->model_identity()},
-                     {"prompt_version", o.llama_prompt_version.empty()
-                                            ? std::string(llm::kJudgePromptVersion)
-                                            : o.llama_prompt_version}};
+    Labels labels = {
+        {"model", shared_engine->model_identity()},
+        {"prompt_version", o.llama_prompt_version.empty() ? std::string(llm::kJudgePromptVersion)
+                                                          : o.llama_prompt_version}};
     metrics->OnRender([weak, weak_judge, labels](MetricsRegistry& m) {
       auto e = weak.lock();
       if (!e) return;

@@ -1,9 +1,8 @@
 #include "app/judge_factory.h"
 
 #include <cstdlib>
-#include <sstream>
-
 #include <fstream>
+#include <sstream>
 
 #include "judges/calibration.h"
 #include "judges/cascade.h"
@@ -116,8 +115,9 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--classifier", o->classifier_file,
                   "Classifier model from `nunchi train` for the default judge (default: the one "
                   "compiled in; serve: DATA_DIR/classifier.model when present)");
-  cmd->add_option("--calibration", o->calibration_file,
-                  "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
+  cmd->add_option(
+      "--calibration", o->calibration_file,
+      "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
   cmd->add_option("--escalation-threshold", o->escalation_threshold,
                   "Override the calibration's threshold (0..1; escalate below it)")
       ->check(CLI::Range(0.0, 1.5));
@@ -180,7 +180,8 @@ Result<judges::CascadeCalibration> LoadCalibration(const JudgeOptions& o) {
   judges::CascadeCalibration c = judges::EmbeddedCalibration();
   if (!o.calibration_file.empty()) {
     std::ifstream in(o.calibration_file);
-    if (!in) return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);
+    if (!in)
+      return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto parsed = judges::ParseCalibration(text);
     if (!parsed.ok()) return parsed.status();
@@ -266,7 +267,8 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
   }
   for (const auto& name : route)
     if (name == "cascade")
-      return Status(ErrorCode::kInvalidArgument, "'cascade' is a route of its own: --route cascade");
+      return Status(ErrorCode::kInvalidArgument,
+                    "'cascade' is a route of its own: --route cascade");
   std::string desc;
   for (const std::string& name : route) {
     std::shared_ptr<Judge> judge;
@@ -278,8 +280,8 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
         if (!model.ok()) return model.status();
         judge = std::make_shared<judges::DefaultJudge>(
             std::make_shared<const judges::Classifier>(std::move(model).value()));
-        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " +
-                o.classifier_file + ")";
+        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " + o.classifier_file +
+                ")";
         chain->judges_.push_back(std::move(judge));
         continue;
       }

@@ -159,10 +159,11 @@ void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary&
       opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
       JudgedByText(s).empty() ? "n/a" : JudgedByText(s).c_str(), dir.c_str());
   if (s.cascade_run.known() || s.cascade.known())
-    std::printf("cascade%s: %s (over the run, late answers between cycles included: %.0f replaced)\n",
-                label.empty() ? "" : (" [" + label + "]").c_str(),
-                CascadeText(s.cascade_run.known() ? s.cascade_run : s.cascade).c_str(),
-                std::max(0.0, (s.cascade_run.known() ? s.cascade_run : s.cascade).late_replaced));
+    std::printf(
+        "cascade%s: %s (over the run, late answers between cycles included: %.0f replaced)\n",
+        label.empty() ? "" : (" [" + label + "]").c_str(),
+        CascadeText(s.cascade_run.known() ? s.cascade_run : s.cascade).c_str(),
+        std::max(0.0, (s.cascade_run.known() ? s.cascade_run : s.cascade).late_replaced));
   std::fflush(stdout);
 }
 

@@ -56,7 +56,8 @@ struct CascadeFigures {
 // From counter deltas (CounterDeltas of two scrapes).
 CascadeFigures CascadeFromDeltas(const Series& deltas);
 nlohmann::json CascadeJson(const CascadeFigures& f);
-// "escalated 12 of 80 (15.0 %), LLM in time 11 (91.7 %), kept cheap for time 3, late 1"; "" unknown.
+// "escalated 12 of 80 (15.0 %), LLM in time 11 (91.7 %), kept cheap for time 3, late 1"; ""
+// unknown.
 std::string CascadeText(const CascadeFigures& f);
 
 struct CycleResult {

@@ -61,14 +61,11 @@ TEST(Results, CascadeFiguresComeFromTheServersCountersPerCycleAndRun) {
   auto cycles = Steady(3, 0.2);
   EXPECT_FALSE(CascadeFromDeltas(cycles[0].deltas).known());  // no cascade: unknown
   const std::string l = "{calibration=\"cal-x\",judge=\"llama\"}";
-  Series d = {{"nunchi_cascade_targets_total" + l, 40},
-              {"nunchi_cascade_escalated_total" + l, 8},
-              {"nunchi_cascade_unsure_total" + l, 10},
-              {"nunchi_cascade_llm_in_time_total" + l, 6},
-              {"nunchi_cascade_kept_for_time_total" + l, 2},
-              {"nunchi_cascade_kept_for_error_total" + l, 2},
-              {"nunchi_cascade_late_replaced_total" + l, 1},
-              {"nunchi_judge_calls_total", 3}};
+  Series d = {
+      {"nunchi_cascade_targets_total" + l, 40},      {"nunchi_cascade_escalated_total" + l, 8},
+      {"nunchi_cascade_unsure_total" + l, 10},       {"nunchi_cascade_llm_in_time_total" + l, 6},
+      {"nunchi_cascade_kept_for_time_total" + l, 2}, {"nunchi_cascade_kept_for_error_total" + l, 2},
+      {"nunchi_cascade_late_replaced_total" + l, 1}, {"nunchi_judge_calls_total", 3}};
   cycles[0].cascade = CascadeFromDeltas(d);
   d["nunchi_cascade_targets_total" + l] = 10;
   d["nunchi_cascade_escalated_total" + l] = 2;

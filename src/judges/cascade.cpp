@@ -17,9 +17,9 @@ double CascadeConfidence(const Judgment& j) {
 
 // One escalated call, shared by the caller (until the deadline) and its thread.
 struct Cascade::Call {
-  JudgeTask sub;                         // the escalated targets only
-  std::vector<size_t> positions;         // their positions in the caller's task.targets
-  std::vector<Judgment> cheap;           // the cheap judgments, same order
+  JudgeTask sub;                  // the escalated targets only
+  std::vector<size_t> positions;  // their positions in the caller's task.targets
+  std::vector<Judgment> cheap;    // the cheap judgments, same order
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
   std::mutex mu;
@@ -155,9 +155,9 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   for (size_t pos = 0; pos < n; ++pos) {
     if (!out[pos].ok()) continue;
     bool is_unsure = std::find(unsure.begin(), unsure.end(), pos) != unsure.end();
-    out[pos].value().cascade = CheapRecord(
-        out[pos].value(), options_,
-        is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
+    out[pos].value().cascade =
+        CheapRecord(out[pos].value(), options_,
+                    is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
   }
   stats_.kept_for_time.fetch_add(unsure.size() - chosen.size());
   if (chosen.empty()) return out;
@@ -232,7 +232,8 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
     if (j.judge.empty()) j.judge = std::string(llm_->name());
     FillCauseText(j, call->cheap[i]);
     j.cascade = CheapRecord(call->cheap[i], options_, CascadeRecord::Outcome::kLlm);
-    if (out[pos].ok()) (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
+    if (out[pos].ok())
+      (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
     stats_.llm_in_time.fetch_add(1);
     out[pos] = std::move(j);
   }

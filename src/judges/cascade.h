@@ -56,16 +56,16 @@ struct CascadeOptions {
 
 // Lock-free counters; read them for /metrics.
 struct CascadeStats {
-  std::atomic<uint64_t> targets{0};        // targets judged
-  std::atomic<uint64_t> escalated{0};      // targets sent to the LLM
-  std::atomic<uint64_t> unsure{0};         // targets under the threshold
-  std::atomic<uint64_t> llm_in_time{0};    // escalated targets the LLM answered in time
-  std::atomic<uint64_t> kept_for_time{0};  // unsure targets the budget kept cheap
+  std::atomic<uint64_t> targets{0};         // targets judged
+  std::atomic<uint64_t> escalated{0};       // targets sent to the LLM
+  std::atomic<uint64_t> unsure{0};          // targets under the threshold
+  std::atomic<uint64_t> llm_in_time{0};     // escalated targets the LLM answered in time
+  std::atomic<uint64_t> kept_for_time{0};   // unsure targets the budget kept cheap
   std::atomic<uint64_t> kept_for_error{0};  // escalated, LLM failed or was late
-  std::atomic<uint64_t> late_replaced{0};  // late LLM answers handed to on_late
-  std::atomic<uint64_t> agreed{0};         // LLM agreed with the cheap judge (relevance and level)
-  std::atomic<uint64_t> overturned{0};     // LLM disagreed
-  std::atomic<uint64_t> calls{0};          // escalated calls
+  std::atomic<uint64_t> late_replaced{0};   // late LLM answers handed to on_late
+  std::atomic<uint64_t> agreed{0};          // LLM agreed with the cheap judge (relevance and level)
+  std::atomic<uint64_t> overturned{0};      // LLM disagreed
+  std::atomic<uint64_t> calls{0};           // escalated calls
 };
 
 // What the escalation decides on: the joint confidence of docs/quality.md,

@@ -23,8 +23,7 @@ Status Invalid(std::string message) {
 
 // Checks one item; on success fills j.
 Result<Judgment> ParseItem(const ojson& item, const std::string& id, const JudgmentStamp& stamp,
-                           OutputCounters* counters, const ParseOptions& options,
-                           bool text_asked) {
+                           OutputCounters* counters, const ParseOptions& options, bool text_asked) {
   auto count = [&](Violation v) {
     if (counters) counters->Add(v);
   };

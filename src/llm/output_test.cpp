@@ -53,7 +53,8 @@ TEST(OutputTest, CauseTextMayBeLeftOutOnlyWhereItWasNotAsked) {
   EXPECT_FALSE(out[1].ok());  // #5's text was asked
   EXPECT_EQ(counters.Get(Violation::kBadCauseText), 1u);
   // Without with_text every item needs its text.
-  EXPECT_FALSE(Parse(R"({"#2":{"r":"RELEVANT","l":"HIGH","c":"EVENT"},"#5":{"r":"IRRELEVANT"}})")[0].ok());
+  EXPECT_FALSE(
+      Parse(R"({"#2":{"r":"RELEVANT","l":"HIGH","c":"EVENT"},"#5":{"r":"IRRELEVANT"}})")[0].ok());
 }
 
 TEST(OutputTest, ToleratesWhitespace) {

@@ -243,10 +243,11 @@ Result<RenderedPrompt> RenderEscalationPrompt(const JudgeTask& task, const Promp
   RenderedPrompt out;
   out.version = std::string(prompt.version);
   out.system = std::string(prompt.system);
-  out.context = Fill(prompt.context, {{"block", ""},
-                                      {"spot_name", SanitizeForPrompt(task.spot.name, 100)},
-                                      {"spot_description", SanitizeForPrompt(task.spot.description, 300)},
-                                      {"thread", line(0)}});
+  out.context =
+      Fill(prompt.context, {{"block", ""},
+                            {"spot_name", SanitizeForPrompt(task.spot.name, 100)},
+                            {"spot_description", SanitizeForPrompt(task.spot.description, 300)},
+                            {"thread", line(0)}});
   for (size_t index : task.targets) out.target_ids.push_back(LocalId(index));
   out.with_text.assign(out.target_ids.size(), false);
   out.with_text.back() = true;

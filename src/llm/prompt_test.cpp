@@ -225,8 +225,9 @@ TEST(PromptTest, EscalationPromptIsThePostTheLatestCommentsAndTheTargetsLast) {
             "Spot: 성수 팝업거리 (팝업스토어 앞 보행로와 대기줄)\nPost (uN is the writer):\n"
             "#1 u1 14:02: 오픈런 줄이 길어요\n");
   // The per-target part: the old target, the latest 4 comments (#25..#28), the ids.
-  EXPECT_NE(p->request.find("#2-#3 not shown\n#4 u2 14:05: 옆 카페는 한산\n#5-#24 not shown\n#25 u3"),
-            std::string::npos)
+  EXPECT_NE(
+      p->request.find("#2-#3 not shown\n#4 u2 14:05: 옆 카페는 한산\n#5-#24 not shown\n#25 u3"),
+      std::string::npos)
       << p->request;
   EXPECT_EQ(p->request.find("#24 u"), std::string::npos);
   EXPECT_NE(p->request.find("#28 u3"), std::string::npos);

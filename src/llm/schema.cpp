@@ -131,7 +131,7 @@ size_t MaxAnswerBytes(std::span<const std::string> ids, const std::vector<bool>&
 }
 
 std::shared_ptr<const std::string> GrammarCache::Gbnf(std::span<const std::string> ids,
-                                                     const std::vector<bool>& with_text) {
+                                                      const std::vector<bool>& with_text) {
   std::string key = ShapeKey(ids, with_text);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -143,7 +143,8 @@ std::shared_ptr<const std::string> GrammarCache::Gbnf(std::span<const std::strin
     }
     ++misses_;
   }
-  auto grammar = std::make_shared<const std::string>(JudgeGbnf(ids, with_text));  // built outside the lock
+  auto grammar =
+      std::make_shared<const std::string>(JudgeGbnf(ids, with_text));  // built outside the lock
   std::lock_guard<std::mutex> lock(mu_);
   auto it = index_.find(key);
   if (it != index_.end()) return it->second->second;  // another thread won the race

@@ -33,8 +33,8 @@ struct Model {
     for (size_t i = user.find('#', at); at != std::string::npos && i != std::string::npos;
          i = user.find('#', i + 1)) {
       size_t end = user.find_first_not_of("0123456789", i + 1);
-      out[user.substr(i, end - i)] = {{"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"},
-                                      {"t", "모델 판단"}};
+      out[user.substr(i, end - i)] = {
+          {"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"}, {"t", "모델 판단"}};
       ++items;
     }
     for (int waited = 0; waited < delay_ms && !server.stopping(); waited += 20)
@@ -44,8 +44,8 @@ struct Model {
 };
 
 std::vector<std::string> Serve(const Model& m, const std::string& threshold) {
-  return {"--base-url", m.server.base_url(), "--remote-model", "fake", "--remote-stream",
-          "false", "--keep-texts", "--escalation-threshold", threshold};
+  return {"--base-url", m.server.base_url(), "--remote-model",         "fake",   "--remote-stream",
+          "false",      "--keep-texts",      "--escalation-threshold", threshold};
 }
 
 // The sum of every series of one metric family on /metrics.
@@ -198,8 +198,8 @@ TEST(Cascade, LateModelLeavesTheSpotOkOnTimeAndItsAnswerCountsNextCycle) {
     if (SpotOf(next, "s1")["congestion_level"] == "HIGH") break;
   }
   EXPECT_EQ(SpotOf(next, "s1")["congestion_level"], "HIGH") << server.log();
-  EXPECT_GE(Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"),
-            1);
+  EXPECT_GE(
+      Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"), 1);
 }
 
 }  // namespace

@@ -252,8 +252,7 @@ TEST(LlamaJudge, EscalationPromptIsShortAndAsksOneCauseText) {
     JudgeTask task = RandomTask(rng, k);
     const size_t comments = 12 + rng() % 19;
     while (task.bundle.comments.size() < comments)
-      task.bundle.comments.push_back(
-          MakeSignal(rng, "x" + std::to_string(task.bundle.size()), 30));
+      task.bundle.comments.push_back(MakeSignal(rng, "x" + std::to_string(task.bundle.size()), 30));
     task.targets = {task.bundle.size() - 6, task.bundle.size() - 1};
     std::vector<std::string> ids;
     std::vector<bool> with_text;
@@ -271,20 +270,20 @@ TEST(LlamaJudge, EscalationPromptIsShortAndAsksOneCauseText) {
     // The part after the cached system + spot + post.
     const size_t post_at = b->prompt.find("Latest comments");
     ASSERT_NE(post_at, std::string::npos);
-    esc_uncached_max = std::max<size_t>(
-        esc_uncached_max, size_t((*engine)->CountTokens(b->prompt.substr(post_at))));
+    esc_uncached_max = std::max<size_t>(esc_uncached_max,
+                                        size_t((*engine)->CountTokens(b->prompt.substr(post_at))));
   }
-  std::printf("escalation prompt tokens per call (2 targets, 12-30 comments, %d bundles): "
-              "judge-v1 %.1f, judge-escalate-v1 %.1f (%.2fx); after the cached prefix at most "
-              "%zu; token cap judge-v1 %.1f, judge-escalate-v1 %.1f\n",
-              n, full_tokens / n, esc_tokens / n, esc_tokens / full_tokens, esc_uncached_max,
-              full_cap / n, esc_cap / n);
+  std::printf(
+      "escalation prompt tokens per call (2 targets, 12-30 comments, %d bundles): "
+      "judge-v1 %.1f, judge-escalate-v1 %.1f (%.2fx); after the cached prefix at most "
+      "%zu; token cap judge-v1 %.1f, judge-escalate-v1 %.1f\n",
+      n, full_tokens / n, esc_tokens / n, esc_tokens / full_tokens, esc_uncached_max, full_cap / n,
+      esc_cap / n);
   // End to end: the grammar without t for the first target parses.
   for (int k = 0; k < 8; ++k) {
     JudgeTask task = RandomTask(rng, 100 + k);
     while (task.bundle.comments.size() < 8)
-      task.bundle.comments.push_back(
-          MakeSignal(rng, "y" + std::to_string(task.bundle.size()), 31));
+      task.bundle.comments.push_back(MakeSignal(rng, "y" + std::to_string(task.bundle.size()), 31));
     task.targets = {2, task.bundle.size() - 1};
     const JudgeOutput out = (*esc)->JudgeBundle(task);
     ASSERT_EQ(out.size(), 2u);
