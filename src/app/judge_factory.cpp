@@ -127,6 +127,12 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
                   "judge-v1 prompt)")
       ->check(CLI::Range(-1, 1000))
       ->capture_default_str();
+  cmd->add_option("--escalation-wait-ms", o->escalation_wait_ms,
+                  "The cascade waits at most this long for the LLM per request and plans its "
+                  "budget for it (0: the request deadline); later answers replace the cheap ones "
+                  "for the next cycles")
+      ->check(CLI::Range(0, 3'600'000))
+      ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
@@ -251,18 +257,22 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     judges::CascadeOptions co;
     co.threshold = cal->threshold;
     co.calibration_version = cal->version;
+    co.max_wait = std::chrono::milliseconds(o.escalation_wait_ms);
     chain->cascade_ = std::make_unique<judges::Cascade>(chain->judges_.back().get(),
                                                         chain->judges_.front().get(), co);
     const std::string llm(chain->judges_.front()->name());
     ExportCascade(metrics, chain->cascade_.get(), llm);
     char thr[32];
     std::snprintf(thr, sizeof thr, "%.3f", co.threshold);
-    chain->description_ = "cascade(" + b->description_ + "; escalate under confidence " + thr +
-                          ", " + co.calibration_version +
-                          (short_prompt ? "; prompt " + inner.llama_prompt_version + ", latest " +
-                                              std::to_string(o.escalation_comments) + " comments"
-                                        : std::string()) +
-                          ")";
+    chain->description_ =
+        "cascade(" + b->description_ + "; escalate under confidence " + thr + ", " +
+        co.calibration_version +
+        (o.escalation_wait_ms > 0 ? "; wait <= " + std::to_string(o.escalation_wait_ms) + " ms"
+                                  : std::string()) +
+        (short_prompt ? "; prompt " + inner.llama_prompt_version + ", latest " +
+                            std::to_string(o.escalation_comments) + " comments"
+                      : std::string()) +
+        ")";
     return std::unique_ptr<JudgeChain>(std::move(chain));
   }
   for (const auto& name : route)

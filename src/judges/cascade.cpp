@@ -127,6 +127,10 @@ void Cascade::FinishLate(Call& call) {
 }
 
 JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
+  // How long this call may wait for the LLM: the task deadline, or max_wait.
+  Deadline wait_until = task.deadline;
+  if (options_.max_wait.count() > 0 && Clock::now() < task.deadline - options_.max_wait)
+    wait_until = Clock::now() + options_.max_wait;
   Reap();
   const size_t n = task.targets.size();
   stats_.targets.fetch_add(n);
@@ -147,7 +151,7 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   stats_.unsure.fetch_add(unsure.size());
 
   const bool llm_ready = llm_ != nullptr && llm_->Ready();
-  const size_t k = llm_ready ? Budget(unsure.size(), task.deadline) : 0;
+  const size_t k = llm_ready ? Budget(unsure.size(), wait_until) : 0;
   std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
   std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
 
@@ -212,7 +216,7 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   bool in_time;
   {
     std::unique_lock lock(call->mu);
-    in_time = call->cv.wait_until(lock, task.deadline, [&] { return call->done; });
+    in_time = call->cv.wait_until(lock, wait_until, [&] { return call->done; });
     if (!in_time) call->abandoned = true;
   }
   if (!in_time) {

@@ -201,6 +201,52 @@ TEST(Cascade, BudgetKeepsCheapWhenTheLlmCannotFinishInTime) {
   EXPECT_EQ(cascade.stats().kept_for_time.load(), 2u);
 }
 
+TEST(Cascade, MaxWaitReturnsBeforeTheDeadlineAndTheLateAnswerStillArrives) {
+  ScriptedCheap cheap;
+  cheap.conf = {{1, 0.3}};
+  FakeLlm llm;
+  llm.gated = true;  // slower than max_wait, far faster than the deadline
+  CascadeOptions o = Options(0.9);
+  o.max_wait = 50ms;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(2, 60s);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Judgment> late;
+  task.on_late = [&](size_t, const Judgment& j) {
+    std::lock_guard lock(mu);
+    late.push_back(j);
+    cv.notify_all();
+  };
+  JudgeOutput out = cascade.JudgeBundle(task);
+  EXPECT_FALSE(llm.finished);  // returned after max_wait, long before the deadline
+  llm.Open();
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "cheap");
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
+  EXPECT_EQ(late[0].judge, "llm");
+}
+
+TEST(Cascade, MaxWaitBoundsTheBudget) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.target_seconds = 1;
+  o.max_wait = 500ms;  // no target fits in half a second, though 60 s are left
+  Cascade bounded(&cheap, &llm, o);
+  JudgeOutput out = bounded.JudgeBundle(Task(1, 60s));
+  EXPECT_EQ(llm.calls(), 0u);
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  o.max_wait = 0ms;  // the task deadline
+  Cascade unbounded(&cheap, &llm, o);
+  out = unbounded.JudgeBundle(Task(1, 60s));
+  EXPECT_EQ(llm.calls(), 1u);
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kLlm);
+}
+
 TEST(Cascade, BudgetEscalatesTheLeastConfidentFirst) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.5}, {1, 0.1}, {2, 0.3}, {3, 0.7}};
