@@ -128,9 +128,8 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
       ->check(CLI::Range(-1, 1000))
       ->capture_default_str();
   cmd->add_option("--escalation-wait-ms", o->escalation_wait_ms,
-                  "The cascade waits at most this long for the LLM per request and plans its "
-                  "budget for it (0: the request deadline); later answers replace the cheap ones "
-                  "for the next cycles")
+                  "The cascade waits at most this long for the LLM per request (0: the request "
+                  "deadline); later answers replace the cheap ones for the next cycles")
       ->check(CLI::Range(0, 3'600'000))
       ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");

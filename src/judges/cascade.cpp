@@ -151,7 +151,8 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   stats_.unsure.fetch_add(unsure.size());
 
   const bool llm_ready = llm_ != nullptr && llm_->Ready();
-  const size_t k = llm_ready ? Budget(unsure.size(), wait_until) : 0;
+  // Sent: what can finish before the task deadline. Waited for: until wait_until.
+  const size_t k = llm_ready ? Budget(unsure.size(), task.deadline) : 0;
   std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
   std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
 

@@ -17,9 +17,9 @@
 //   call_seconds + target_seconds * (k + m),
 // target_seconds being an exponentially weighted mean of what finished calls
 // took per target in flight (the prior until the first call finishes). The
-// largest k that fits before the task deadline (or max_wait after the call,
-// when that is earlier) is escalated; the rest of the unsure targets are kept
-// cheap and counted (kept_time).
+// largest k that fits before the task deadline is escalated; the rest of the
+// unsure targets are kept cheap and counted (kept_time). The call waits for
+// the answer until the deadline or max_wait, whichever comes first.
 //
 // Threading: JudgeBundle may be called from many threads at once. Each
 // escalation runs on its own thread so that the caller can return at the
@@ -52,9 +52,12 @@ struct CascadeOptions {
   // An escalation may still finish this long after the task deadline; its
   // answers then replace the cheap ones through JudgeTask::on_late.
   std::chrono::milliseconds late_grace{60'000};
-  // The longest the cascade waits for the LLM (and plans its budget for) in
-  // one call, when that ends before the task deadline; 0: the task deadline.
-  // What finishes later still replaces the cheap answers through on_late.
+  // The longest the cascade waits for the LLM in one call, when that ends
+  // before the task deadline; 0: the task deadline. The budget still sends
+  // what can finish before the task deadline: what finishes after max_wait
+  // replaces the cheap answers through on_late (a budget bounded by max_wait
+  // starved: with an engine slower than max_wait per target nothing was sent,
+  // so the estimate never learnt and no unsure signal ever reached the LLM).
   std::chrono::milliseconds max_wait{0};
   size_t max_inflight_calls = 64;
 };

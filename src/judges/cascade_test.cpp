@@ -229,22 +229,21 @@ TEST(Cascade, MaxWaitReturnsBeforeTheDeadlineAndTheLateAnswerStillArrives) {
   EXPECT_EQ(late[0].judge, "llm");
 }
 
-TEST(Cascade, MaxWaitBoundsTheBudget) {
+TEST(Cascade, MaxWaitStillSendsWhatCanFinishBeforeTheDeadline) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.1}};
   FakeLlm llm;
   CascadeOptions o = Options(0.9);
-  o.target_seconds = 1;
-  o.max_wait = 500ms;  // no target fits in half a second, though 60 s are left
-  Cascade bounded(&cheap, &llm, o);
-  JudgeOutput out = bounded.JudgeBundle(Task(1, 60s));
-  EXPECT_EQ(llm.calls(), 0u);
-  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
-  o.max_wait = 0ms;  // the task deadline
-  Cascade unbounded(&cheap, &llm, o);
-  out = unbounded.JudgeBundle(Task(1, 60s));
+  o.target_seconds = 1;  // slower than max_wait, well within the deadline
+  o.max_wait = 1ms;
+  llm.gated = true;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 60s));
+  llm.Open();
   EXPECT_EQ(llm.calls(), 1u);
-  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kLlm);
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  EXPECT_EQ(cascade.stats().escalated.load(), 1u);
+  EXPECT_EQ(cascade.stats().kept_for_time.load(), 0u);
 }
 
 TEST(Cascade, BudgetEscalatesTheLeastConfidentFirst) {
