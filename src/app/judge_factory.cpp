@@ -1,15 +1,15 @@
 #include "app/judge_factory.h"
 
 #include <cstdlib>
-#include <sstream>
-
 #include <fstream>
+#include <sstream>
 
 #include "judges/calibration.h"
 #include "judges/cascade.h"
 #include "judges/classifier_file.h"
 #include "judges/default_judge.h"
 #include "judges/router.h"
+#include "llm/prompt.h"
 #ifdef NUNCHI_HAVE_REMOTE
 #include "engines/remote/remote_judge.h"
 #include "engines/remote/remote_pool.h"
@@ -142,11 +142,23 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--classifier", o->classifier_file,
                   "Classifier model from `nunchi train` for the default judge (default: the one "
                   "compiled in; serve: DATA_DIR/classifier.model when present)");
-  cmd->add_option("--calibration", o->calibration_file,
-                  "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
+  cmd->add_option(
+      "--calibration", o->calibration_file,
+      "Cascade calibration file from `nunchi calibrate` (default: the one compiled in)");
   cmd->add_option("--escalation-threshold", o->escalation_threshold,
                   "Override the calibration's threshold (0..1; escalate below it)")
       ->check(CLI::Range(0.0, 1.5));
+  cmd->add_option("--escalation-comments", o->escalation_comments,
+                  "Cascade escalations to llama.cpp show the post, the targets and the latest K "
+                  "comments, and ask the cause text for the last target only (-1: the whole "
+                  "judge-v1 prompt)")
+      ->check(CLI::Range(-1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--escalation-wait-ms", o->escalation_wait_ms,
+                  "The cascade waits at most this long for the LLM per request (0: the request "
+                  "deadline); later answers replace the cheap ones for the next cycles")
+      ->check(CLI::Range(0, 3'600'000))
+      ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();
@@ -220,7 +232,8 @@ Result<judges::CascadeCalibration> LoadCalibration(const JudgeOptions& o) {
   judges::CascadeCalibration c = judges::EmbeddedCalibration();
   if (!o.calibration_file.empty()) {
     std::ifstream in(o.calibration_file);
-    if (!in) return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);
+    if (!in)
+      return Status(ErrorCode::kInvalidArgument, "cannot read --calibration " + o.calibration_file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto parsed = judges::ParseCalibration(text);
     if (!parsed.ok()) return parsed.status();
@@ -275,6 +288,11 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     if (!cal.ok()) return cal.status();
     JudgeOptions inner = o;
     inner.route = !o.model_path.empty() ? "llama,default" : "remote,default";
+    const bool short_prompt = !o.model_path.empty() && o.escalation_comments >= 0;
+    if (short_prompt) {
+      inner.llama_prompt_version = std::string(llm::kEscalationPromptVersion);
+      inner.bundles_per_call = 1;  // the escalation prompt is one bundle per call
+    }
     auto base = MakeJudgeChain(inner, metrics);
     if (!base.ok()) return base.status();
     auto* b = static_cast<Chain*>(base->get());
@@ -285,19 +303,28 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     judges::CascadeOptions co;
     co.threshold = cal->threshold;
     co.calibration_version = cal->version;
+    co.max_wait = std::chrono::milliseconds(o.escalation_wait_ms);
     chain->cascade_ = std::make_unique<judges::Cascade>(chain->judges_.back().get(),
                                                         chain->judges_.front().get(), co);
     const std::string llm(chain->judges_.front()->name());
     ExportCascade(metrics, chain->cascade_.get(), llm);
     char thr[32];
     std::snprintf(thr, sizeof thr, "%.3f", co.threshold);
-    chain->description_ = "cascade(" + b->description_ + "; escalate under confidence " + thr +
-                          ", " + co.calibration_version + ")";
+    chain->description_ =
+        "cascade(" + b->description_ + "; escalate under confidence " + thr + ", " +
+        co.calibration_version +
+        (o.escalation_wait_ms > 0 ? "; wait <= " + std::to_string(o.escalation_wait_ms) + " ms"
+                                  : std::string()) +
+        (short_prompt ? "; prompt " + inner.llama_prompt_version + ", latest " +
+                            std::to_string(o.escalation_comments) + " comments"
+                      : std::string()) +
+        ")";
     return std::unique_ptr<JudgeChain>(std::move(chain));
   }
   for (const auto& name : route)
     if (name == "cascade")
-      return Status(ErrorCode::kInvalidArgument, "'cascade' is a route of its own: --route cascade");
+      return Status(ErrorCode::kInvalidArgument,
+                    "'cascade' is a route of its own: --route cascade");
   std::string desc;
   for (const std::string& name : route) {
     std::shared_ptr<Judge> judge;
@@ -309,8 +336,8 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
         if (!model.ok()) return model.status();
         judge = std::make_shared<judges::DefaultJudge>(
             std::make_shared<const judges::Classifier>(std::move(model).value()));
-        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " +
-                o.classifier_file + ")";
+        desc += std::string(desc.empty() ? "" : " > ") + "default(classifier " + o.classifier_file +
+                ")";
         chain->judges_.push_back(std::move(judge));
         continue;
       }

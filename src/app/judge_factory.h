@@ -32,6 +32,15 @@ struct JudgeOptions {
   std::string classifier_file;
   std::string calibration_file;  // "" = the calibration compiled in (data/calibration/cascade.json)
   double escalation_threshold = -1;  // >= 0 overrides the calibration's threshold
+  // The cascade's llama.cpp escalations: the short prompt (llm::kEscalationPromptVersion)
+  // with the post and the latest K comments besides the targets; -1: the whole
+  // judge-v1 prompt, every cause text (the layout before issue 14 section 2).
+  int escalation_comments = 4;
+  // The cascade waits at most this long for the LLM in one request (0: the
+  // request deadline); later answers replace the cheap ones for later cycles.
+  int escalation_wait_ms = 4000;
+  // Set by the cascade for its inner llama judge ("" = llm::kJudgePromptVersion).
+  std::string llama_prompt_version;
   // In-process llama.cpp.
   std::string model_path;          // --model FILE.gguf
   int threads = 0;                 // llama.cpp threads (0: all cores)

@@ -158,6 +158,12 @@ void PrintRunLine(const LoadSpec& load, const std::string& label, const Summary&
       opt(s.tokens_prefilled).c_str(), opt(s.tokens_generated).c_str(),
       opt(s.tokens_forced).c_str(), opt(s.tokens_reused).c_str(), opt(s.degenerations).c_str(),
       JudgedByText(s).empty() ? "n/a" : JudgedByText(s).c_str(), dir.c_str());
+  if (s.cascade_run.known() || s.cascade.known())
+    std::printf(
+        "cascade%s: %s (over the run, late answers between cycles included: %.0f replaced)\n",
+        label.empty() ? "" : (" [" + label + "]").c_str(),
+        CascadeText(s.cascade_run.known() ? s.cascade_run : s.cascade).c_str(),
+        std::max(0.0, (s.cascade_run.known() ? s.cascade_run : s.cascade).late_replaced));
   std::fflush(stdout);
 }
 
@@ -248,12 +254,14 @@ int RunBenchCommand(BenchArgs args) {
     if (sweep)
       std::fprintf(stderr, "nunchi bench: %s (%s)\n", run.load.name.c_str(), p.label.c_str());
     std::vector<CycleResult> cycles;
-    if (!RunBench(run, &cond, &cycles, &error)) {
+    Series run_deltas;
+    if (!RunBench(run, &cond, &cycles, &error, &run_deltas)) {
       std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
       rc = 1;
       if (cycles.empty()) continue;
     }
     Summary s = Summarize(cycles, run.load.interval_s);
+    s.cascade_run = CascadeFromDeltas(run_deltas);
     if (!WriteResults(dir, run.load, cond, s, cycles, &error)) {
       std::fprintf(stderr, "nunchi bench: %s\n", error.c_str());
       return 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace nunchi::bench {
@@ -60,6 +61,67 @@ std::string JudgedByText(const Summary& s) {
   return out;
 }
 
+CascadeFigures CascadeFromDeltas(const Series& d) {
+  CascadeFigures f;
+  if (SumOf(d, "nunchi_cascade_targets_total") < 0) return f;
+  auto get = [&](const char* name) { return std::max(0.0, SumOf(d, name)); };
+  f.targets = get("nunchi_cascade_targets_total");
+  f.unsure = get("nunchi_cascade_unsure_total");
+  f.escalated = get("nunchi_cascade_escalated_total");
+  f.llm_in_time = get("nunchi_cascade_llm_in_time_total");
+  f.kept_for_time = get("nunchi_cascade_kept_for_time_total");
+  f.late = get("nunchi_cascade_kept_for_error_total");
+  f.late_replaced = get("nunchi_cascade_late_replaced_total");
+  f.agreed = get("nunchi_cascade_agreed_total");
+  f.overturned = get("nunchi_cascade_overturned_total");
+  return f;
+}
+
+nlohmann::json CascadeJson(const CascadeFigures& f) {
+  if (!f.known()) return nullptr;
+  return {{"targets", f.targets},
+          {"unsure", f.unsure},
+          {"escalated", f.escalated},
+          {"escalation_share", Num(f.escalation_share())},
+          {"llm_in_time", f.llm_in_time},
+          {"llm_in_time_share", Num(f.in_time_share())},
+          {"kept_cheap_for_time", f.kept_for_time},
+          {"late_or_failed", f.late},
+          {"late_replaced", f.late_replaced},
+          {"agreed", f.agreed},
+          {"overturned", f.overturned}};
+}
+
+std::string CascadeText(const CascadeFigures& f) {
+  if (!f.known()) return "";
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "escalated %.0f of %.0f (%.1f %%), LLM in time %.0f (%.1f %%), kept cheap for "
+                "time %.0f, late %.0f",
+                f.escalated, f.targets, 100 * std::max(0.0, f.escalation_share()), f.llm_in_time,
+                100 * std::max(0.0, f.in_time_share()), f.kept_for_time, f.late);
+  return buf;
+}
+
+namespace {
+void AddCascade(CascadeFigures* sum, const CascadeFigures& c) {
+  if (!c.known()) return;
+  if (!sum->known()) {
+    *sum = c;
+    return;
+  }
+  sum->targets += c.targets;
+  sum->unsure += c.unsure;
+  sum->escalated += c.escalated;
+  sum->llm_in_time += c.llm_in_time;
+  sum->kept_for_time += c.kept_for_time;
+  sum->late += c.late;
+  sum->late_replaced += c.late_replaced;
+  sum->agreed += c.agreed;
+  sum->overturned += c.overturned;
+}
+}  // namespace
+
 Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
   Summary s;
   std::vector<double> lat, queue, lag;
@@ -84,6 +146,7 @@ Summary Summarize(const std::vector<CycleResult>& cycles, double interval_s) {
     AddFigure(&s.degenerations, c.tokens.degenerations);
     AddFigure(&s.judged, c.judged);
     AddFigure(&s.reused, c.reused);
+    AddCascade(&s.cascade, c.cascade);
     static const std::string kJudgments = "nunchi_judgments_total{";
     for (const auto& [key, v] : c.deltas) {
       if (key.rfind(kJudgments, 0) != 0 || key.find("outcome=\"ok\"") == std::string::npos)
@@ -213,7 +276,9 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
       {"prefix_tokens_reused", Num(s.tokens_reused)},
       {"degeneration_events", Num(s.degenerations)},
       {"signals_judged", Num(s.judged)},
-      {"signals_reused", Num(s.reused)}};
+      {"signals_reused", Num(s.reused)},
+      {"cascade", CascadeJson(s.cascade)},
+      {"cascade_run", CascadeJson(s.cascade_run)}};
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : cycles) {
     nlohmann::json d = nlohmann::json::object();
@@ -243,6 +308,7 @@ nlohmann::json ToJson(const LoadSpec& load, const Conditions& c, const Summary& 
                    {"prefix_tokens_reused", Num(r.tokens.reused)},
                    {"degeneration_events", Num(r.tokens.degenerations)},
                    {"cut_at_deadline", r.cut},
+                   {"cascade", CascadeJson(r.cascade)},
                    {"metric_deltas", d},
                    {"error", r.error}});
   }

@@ -42,6 +42,24 @@ struct Conditions {
   std::string server_banner;      // what the managed server said when it started
 };
 
+// The cascade's figures (nunchi_cascade_*_total counters of the server,
+// summed over their labels) for one cycle or one run; -1 when the server
+// exports no cascade (another route). Shares are of the escalated targets.
+struct CascadeFigures {
+  double targets = -1, unsure = -1, escalated = -1, llm_in_time = -1, kept_for_time = -1;
+  double late = -1;  // escalated, kept cheap: the LLM failed or missed the deadline
+  double late_replaced = -1, agreed = -1, overturned = -1;
+  bool known() const { return targets >= 0; }
+  double escalation_share() const { return targets > 0 ? escalated / targets : -1; }
+  double in_time_share() const { return escalated > 0 ? llm_in_time / escalated : -1; }
+};
+// From counter deltas (CounterDeltas of two scrapes).
+CascadeFigures CascadeFromDeltas(const Series& deltas);
+nlohmann::json CascadeJson(const CascadeFigures& f);
+// "escalated 12 of 80 (15.0 %), LLM in time 11 (91.7 %), kept cheap for time 3, late 1"; ""
+// unknown.
+std::string CascadeText(const CascadeFigures& f);
+
 struct CycleResult {
   int index = 0;           // first tick of this request (0-based)
   int ticks = 1;           // ticks merged into this request (more than 1: backlog)
@@ -60,6 +78,7 @@ struct CycleResult {
   double judged = -1;  // delta of nunchi_signals_total{disposition="judged"}
   double reused = -1;  // delta of nunchi_signals_total{disposition="reused"}
   TokenFigures tokens;
+  CascadeFigures cascade;
   Series deltas;  // every counter delta
   std::string error;
   // No (complete) answer came inside the deadline: the client gave up, so
@@ -89,6 +108,12 @@ struct Summary {
   // Judgments made, by the judge that made them ("llama", "rules", ...), from
   // nunchi_judgments_total{outcome="ok"}: how much of the answer the LLM wrote.
   std::map<std::string, double> judged_by;
+  // The cascade over the measured cycles: the sum of the per-cycle deltas.
+  CascadeFigures cascade;
+  // The same from one scrape before the first measured cycle and one after the
+  // last (RunOutcome::run_deltas): also counts the late answers that landed
+  // between cycles. Set by the caller; unknown from Summarize.
+  CascadeFigures cascade_run;
 };
 
 // "llama 214, rules 257" (most first); "" when none were counted.

@@ -57,6 +57,42 @@ TEST(Results, JudgmentsAreCountedByTheJudgeThatMadeThem) {
   EXPECT_EQ(j["summary"]["judgments_by_judge"]["llama"], 7);
 }
 
+TEST(Results, CascadeFiguresComeFromTheServersCountersPerCycleAndRun) {
+  auto cycles = Steady(3, 0.2);
+  EXPECT_FALSE(CascadeFromDeltas(cycles[0].deltas).known());  // no cascade: unknown
+  const std::string l = "{calibration=\"cal-x\",judge=\"llama\"}";
+  Series d = {
+      {"nunchi_cascade_targets_total" + l, 40},      {"nunchi_cascade_escalated_total" + l, 8},
+      {"nunchi_cascade_unsure_total" + l, 10},       {"nunchi_cascade_llm_in_time_total" + l, 6},
+      {"nunchi_cascade_kept_for_time_total" + l, 2}, {"nunchi_cascade_kept_for_error_total" + l, 2},
+      {"nunchi_cascade_late_replaced_total" + l, 1}, {"nunchi_judge_calls_total", 3}};
+  cycles[0].cascade = CascadeFromDeltas(d);
+  d["nunchi_cascade_targets_total" + l] = 10;
+  d["nunchi_cascade_escalated_total" + l] = 2;
+  d["nunchi_cascade_llm_in_time_total" + l] = 2;
+  cycles[2].cascade = CascadeFromDeltas(d);
+  EXPECT_EQ(cycles[0].cascade.escalation_share(), 0.2);
+  EXPECT_EQ(cycles[0].cascade.in_time_share(), 0.75);
+  Summary s = Summarize(cycles, 0.5);
+  EXPECT_EQ(s.cascade.targets, 50);
+  EXPECT_EQ(s.cascade.escalated, 10);
+  EXPECT_EQ(s.cascade.llm_in_time, 8);
+  EXPECT_EQ(s.cascade.kept_for_time, 4);
+  EXPECT_EQ(s.cascade.late, 4);
+  EXPECT_FALSE(s.cascade_run.known());
+  s.cascade_run = CascadeFromDeltas(d);
+  auto j = ToJson(LoadSpec{}, Conditions{}, s, cycles);
+  EXPECT_EQ(j["summary"]["cascade"]["escalated"], 10);
+  EXPECT_DOUBLE_EQ(j["summary"]["cascade"]["escalation_share"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(j["summary"]["cascade"]["llm_in_time_share"].get<double>(), 0.8);
+  EXPECT_EQ(j["summary"]["cascade_run"]["late_replaced"], 1);
+  EXPECT_TRUE(j["cycles"][1]["cascade"].is_null());
+  EXPECT_EQ(j["cycles"][2]["cascade"]["kept_cheap_for_time"], 2);
+  EXPECT_EQ(CascadeText(s.cascade),
+            "escalated 10 of 50 (20.0 %), LLM in time 8 (80.0 %), kept cheap for time 4, late 4");
+  EXPECT_EQ(CascadeText(CascadeFigures{}), "");
+}
+
 TEST(Results, GrowingLagAndQueueAreBacklog) {
   auto cycles = Steady(100, 0.2);
   for (int i = 0; i < 100; ++i) cycles[i].start_lag_s = 0.1 * i, cycles[i].latency_s = 60;

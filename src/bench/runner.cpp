@@ -121,7 +121,7 @@ int BundleSignals(const nlohmann::json& req) {
 }  // namespace
 
 bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* cycles,
-              std::string* error) {
+              std::string* error, Series* run_deltas) {
   const LoadSpec& load = o.load;
   std::unique_ptr<ManagedServer> server;
   std::string url = o.target;
@@ -166,6 +166,9 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
   if (load.restart_every > 0 && !server && !o.naive)
     std::fprintf(stderr, "nunchi bench: restart_every ignored: the target is not managed\n");
 
+  // A restart zeroes the server's counters: the run figures then start again there.
+  Series run_start = target.Scrape();
+  Series run_sum;
   auto t0 = Clock::now();
   const auto interval =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(load.interval_s));
@@ -185,6 +188,8 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     } while (next < load.cycles && Clock::now() >= t0 + next * interval);
     r.ticks = next - r.index;
     if (restart) {
+      for (const auto& [k, v] : CounterDeltas(run_start, target.Scrape())) run_sum[k] += v;
+      run_start.clear();
       auto before = Clock::now();
       if (!server->Start(error)) return false;
       target.SetUrl(server->url());
@@ -233,6 +238,7 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
     r.cut = o.naive ? SumOf(r.deltas, "nunchi_bench_naive_deadline_cut_calls_total") > 0
                     : a.status == 0 && r.latency_s >= std::min(o.timeout_s, kDeadlineS) - 0.1;
     r.tokens = ClassifyTokens(r.deltas);
+    r.cascade = CascadeFromDeltas(r.deltas);
     if (o.naive)
       r.judged = SumOf(r.deltas, "nunchi_bench_naive_calls_total");
     else if (auto it = r.deltas.find("nunchi_signals_total{disposition=\"judged\"}");
@@ -247,6 +253,10 @@ bool RunBench(const RunOptions& o, Conditions* cond, std::vector<CycleResult>* c
       r.reused = 0;
     cycles->push_back(std::move(r));
     Progress(o, next, load.cycles, *cycles);
+  }
+  if (run_deltas) {
+    for (const auto& [k, v] : CounterDeltas(run_start, target.Scrape())) run_sum[k] += v;
+    *run_deltas = std::move(run_sum);
   }
   if (server) server->Stop();
   return true;

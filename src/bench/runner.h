@@ -3,7 +3,8 @@
 // client, for the cycles of a load on a fixed schedule. A cycle that is late
 // delays nothing: the ticks it overran are merged into the next request and
 // show up as start lag (backlog). Scrapes /metrics before and after each
-// request (and the llama-servers' behind it, when given). Prints a progress bar
+// request (and the llama-servers' behind it, when given), and once more at
+// the start and the end of the measured cycles. Prints a progress bar
 // on stderr.
 //
 // Thread-safety: one run per call; blocks until the run is over.
@@ -40,8 +41,10 @@ struct RunOptions {
 };
 
 // Runs the load; fills *cycles and the target/banner fields of *conditions.
-// Returns false with *error when the run could not start at all.
+// Returns false with *error when the run could not start at all. run_deltas,
+// when given, receives the counter deltas from a scrape before the first
+// measured cycle to one after the last (late work between cycles included).
 bool RunBench(const RunOptions& o, Conditions* conditions, std::vector<CycleResult>* cycles,
-              std::string* error);
+              std::string* error, Series* run_deltas = nullptr);
 
 }  // namespace nunchi::bench

@@ -33,8 +33,16 @@ class FakeNunchi {
                    res.set_content(out.dump(), "application/json");
                  });
     server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      // The late-replaced counter grows with every scrape, between cycles too.
+      const int scrapes = ++scrapes_;
       res.set_content("nunchi_judge_queue_depth 0\nnunchi_llm_prefill_tokens_total " +
-                          std::to_string(100 * requests_.load()) + "\n",
+                          std::to_string(100 * requests_.load()) +
+                          "\nnunchi_cascade_targets_total{judge=\"llm\"} " +
+                          std::to_string(10 * requests_.load()) +
+                          "\nnunchi_cascade_escalated_total{judge=\"llm\"} " +
+                          std::to_string(2 * requests_.load()) +
+                          "\nnunchi_cascade_late_replaced_total{judge=\"llm\"} " +
+                          std::to_string(scrapes) + "\n",
                       "text/plain");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -46,7 +54,7 @@ class FakeNunchi {
     thread_.join();
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::atomic<int> requests_{0}, new_signals_{0};
+  std::atomic<int> requests_{0}, new_signals_{0}, scrapes_{0};
 
  private:
   httplib::Server server_;
@@ -67,7 +75,8 @@ TEST(RunBench, CyclesAgainstATargetWithAReset) {
   Conditions c;
   std::vector<CycleResult> cycles;
   std::string error;
-  ASSERT_TRUE(RunBench(o, &c, &cycles, &error)) << error;
+  Series run;
+  ASSERT_TRUE(RunBench(o, &c, &cycles, &error, &run)) << error;
   ASSERT_EQ(cycles.size(), 6u);
   EXPECT_EQ(c.target, fake.url());
   // Warm-up, then 6 cycles, one of them answered 409 and resent.
@@ -80,7 +89,14 @@ TEST(RunBench, CyclesAgainstATargetWithAReset) {
     EXPECT_EQ(r.spots_ok, 6) << r.error;
     EXPECT_EQ(r.tokens.prefilled, r.reset ? 200 : 100);
     EXPECT_EQ(r.queue_before, 0);
+    EXPECT_EQ(r.cascade.targets, r.reset ? 20 : 10);
+    EXPECT_EQ(r.cascade.late_replaced, 1);  // its own two scrapes
   }
+  // The run's figures: from before the first cycle to after the last, 7 requests.
+  CascadeFigures whole = CascadeFromDeltas(run);
+  EXPECT_EQ(whole.targets, 70);
+  EXPECT_EQ(whole.escalated, 14);
+  EXPECT_EQ(whole.late_replaced, 13);  // 12 scrapes of the cycles and the last one
   Summary s = Summarize(cycles, o.load.interval_s);
   EXPECT_EQ(s.resets, 1);
   EXPECT_FALSE(s.backlog_grows);

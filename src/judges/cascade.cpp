@@ -4,6 +4,8 @@
 #include <condition_variable>
 #include <numeric>
 
+#include "judges/cause_text.h"
+
 namespace nunchi::judges {
 
 double CascadeConfidence(const Judgment& j) {
@@ -15,9 +17,9 @@ double CascadeConfidence(const Judgment& j) {
 
 // One escalated call, shared by the caller (until the deadline) and its thread.
 struct Cascade::Call {
-  JudgeTask sub;                         // the escalated targets only
-  std::vector<size_t> positions;         // their positions in the caller's task.targets
-  std::vector<Judgment> cheap;           // the cheap judgments, same order
+  JudgeTask sub;                  // the escalated targets only
+  std::vector<size_t> positions;  // their positions in the caller's task.targets
+  std::vector<Judgment> cheap;    // the cheap judgments, same order
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
   std::mutex mu;
@@ -42,6 +44,21 @@ CascadeRecord CheapRecord(const Judgment& cheap, const CascadeOptions& o,
   r.cheap_confidence = CascadeConfidence(cheap);
   return r;
 }
+
+}  // namespace
+
+void FillCauseText(Judgment& llm, const Judgment& cheap) {
+  if (llm.relevance != Relevance::kRelevant || !llm.cause_text.empty()) return;
+  if (cheap.relevance == Relevance::kRelevant && cheap.cause == llm.cause &&
+      !cheap.cause_text.empty()) {
+    llm.cause_text = cheap.cause_text;
+    return;
+  }
+  llm.cause_text =
+      MakeCauseText(llm.relevance, llm.level, llm.cause, DefaultCauseKey(llm.cause), std::nullopt);
+}
+
+namespace {
 
 bool Agrees(const Judgment& a, const Judgment& b) {
   return a.relevance == b.relevance && a.level == b.level;
@@ -99,6 +116,7 @@ void Cascade::FinishLate(Call& call) {
     if (!call.out[k].ok()) continue;
     Judgment j = call.out[k].value();
     if (j.judge.empty()) j.judge = std::string(llm_->name());
+    FillCauseText(j, call.cheap[k]);
     j.cascade = CheapRecord(call.cheap[k], options_, CascadeRecord::Outcome::kLlm);
     (Agrees(j, call.cheap[k]) ? stats_.agreed : stats_.overturned).fetch_add(1);
     if (call.on_late) {
@@ -109,6 +127,10 @@ void Cascade::FinishLate(Call& call) {
 }
 
 JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
+  // How long this call may wait for the LLM: the task deadline, or max_wait.
+  Deadline wait_until = task.deadline;
+  if (options_.max_wait.count() > 0 && Clock::now() < task.deadline - options_.max_wait)
+    wait_until = Clock::now() + options_.max_wait;
   Reap();
   const size_t n = task.targets.size();
   stats_.targets.fetch_add(n);
@@ -129,6 +151,7 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   stats_.unsure.fetch_add(unsure.size());
 
   const bool llm_ready = llm_ != nullptr && llm_->Ready();
+  // Sent: what can finish before the task deadline. Waited for: until wait_until.
   const size_t k = llm_ready ? Budget(unsure.size(), task.deadline) : 0;
   std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
   std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
@@ -137,9 +160,9 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   for (size_t pos = 0; pos < n; ++pos) {
     if (!out[pos].ok()) continue;
     bool is_unsure = std::find(unsure.begin(), unsure.end(), pos) != unsure.end();
-    out[pos].value().cascade = CheapRecord(
-        out[pos].value(), options_,
-        is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
+    out[pos].value().cascade =
+        CheapRecord(out[pos].value(), options_,
+                    is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
   }
   stats_.kept_for_time.fetch_add(unsure.size() - chosen.size());
   if (chosen.empty()) return out;
@@ -194,7 +217,7 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   bool in_time;
   {
     std::unique_lock lock(call->mu);
-    in_time = call->cv.wait_until(lock, task.deadline, [&] { return call->done; });
+    in_time = call->cv.wait_until(lock, wait_until, [&] { return call->done; });
     if (!in_time) call->abandoned = true;
   }
   if (!in_time) {
@@ -212,8 +235,10 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
     }
     Judgment j = call->out[i].value();
     if (j.judge.empty()) j.judge = std::string(llm_->name());
+    FillCauseText(j, call->cheap[i]);
     j.cascade = CheapRecord(call->cheap[i], options_, CascadeRecord::Outcome::kLlm);
-    if (out[pos].ok()) (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
+    if (out[pos].ok())
+      (Agrees(j, out[pos].value()) ? stats_.agreed : stats_.overturned).fetch_add(1);
     stats_.llm_in_time.fetch_add(1);
     out[pos] = std::move(j);
   }

@@ -8,7 +8,9 @@
 // (the spot stays OK), and an LLM answer that arrives after the deadline (but
 // within late_grace) still replaces the stored one through task.on_late.
 // Every judgment carries a CascadeRecord: the cheap answer, its confidence,
-// the outcome and the calibration version.
+// the outcome and the calibration version. An LLM answer without a cause
+// text (the escalation prompt asks the words only for the last target, the
+// likeliest representative) gets one from FillCauseText.
 //
 // Deadline budget: an escalation of k targets, submitted while m escalated
 // targets are still in flight, is predicted to take
@@ -16,7 +18,8 @@
 // target_seconds being an exponentially weighted mean of what finished calls
 // took per target in flight (the prior until the first call finishes). The
 // largest k that fits before the task deadline is escalated; the rest of the
-// unsure targets are kept cheap and counted (kept_time).
+// unsure targets are kept cheap and counted (kept_time). The call waits for
+// the answer until the deadline or max_wait, whichever comes first.
 //
 // Threading: JudgeBundle may be called from many threads at once. Each
 // escalation runs on its own thread so that the caller can return at the
@@ -49,21 +52,28 @@ struct CascadeOptions {
   // An escalation may still finish this long after the task deadline; its
   // answers then replace the cheap ones through JudgeTask::on_late.
   std::chrono::milliseconds late_grace{60'000};
+  // The longest the cascade waits for the LLM in one call, when that ends
+  // before the task deadline; 0: the task deadline. The budget still sends
+  // what can finish before the task deadline: what finishes after max_wait
+  // replaces the cheap answers through on_late (a budget bounded by max_wait
+  // starved: with an engine slower than max_wait per target nothing was sent,
+  // so the estimate never learnt and no unsure signal ever reached the LLM).
+  std::chrono::milliseconds max_wait{0};
   size_t max_inflight_calls = 64;
 };
 
 // Lock-free counters; read them for /metrics.
 struct CascadeStats {
-  std::atomic<uint64_t> targets{0};        // targets judged
-  std::atomic<uint64_t> escalated{0};      // targets sent to the LLM
-  std::atomic<uint64_t> unsure{0};         // targets under the threshold
-  std::atomic<uint64_t> llm_in_time{0};    // escalated targets the LLM answered in time
-  std::atomic<uint64_t> kept_for_time{0};  // unsure targets the budget kept cheap
+  std::atomic<uint64_t> targets{0};         // targets judged
+  std::atomic<uint64_t> escalated{0};       // targets sent to the LLM
+  std::atomic<uint64_t> unsure{0};          // targets under the threshold
+  std::atomic<uint64_t> llm_in_time{0};     // escalated targets the LLM answered in time
+  std::atomic<uint64_t> kept_for_time{0};   // unsure targets the budget kept cheap
   std::atomic<uint64_t> kept_for_error{0};  // escalated, LLM failed or was late
-  std::atomic<uint64_t> late_replaced{0};  // late LLM answers handed to on_late
-  std::atomic<uint64_t> agreed{0};         // LLM agreed with the cheap judge (relevance and level)
-  std::atomic<uint64_t> overturned{0};     // LLM disagreed
-  std::atomic<uint64_t> calls{0};          // escalated calls
+  std::atomic<uint64_t> late_replaced{0};   // late LLM answers handed to on_late
+  std::atomic<uint64_t> agreed{0};          // LLM agreed with the cheap judge (relevance and level)
+  std::atomic<uint64_t> overturned{0};      // LLM disagreed
+  std::atomic<uint64_t> calls{0};           // escalated calls
 };
 
 // What the escalation decides on: the joint confidence of docs/quality.md,
@@ -71,6 +81,13 @@ struct CascadeStats {
 // an IRRELEVANT judgment, relevance_confidence × level_confidence for a
 // RELEVANT one; an unmeasured field (-1) counts as 0.
 double CascadeConfidence(const Judgment& j);
+
+// The cause text of an LLM judgment that came without one (the escalation
+// prompt asks the words for the likeliest representative only, llm/prompt.h):
+// the cheap judge's text when it found the same cause, else one written from
+// the cause code (cause_text.h). Leaves a judgment with a text, or an
+// IRRELEVANT one, as it is.
+void FillCauseText(Judgment& llm, const Judgment& cheap);
 
 class Cascade : public Judge {
  public:

@@ -201,6 +201,51 @@ TEST(Cascade, BudgetKeepsCheapWhenTheLlmCannotFinishInTime) {
   EXPECT_EQ(cascade.stats().kept_for_time.load(), 2u);
 }
 
+TEST(Cascade, MaxWaitReturnsBeforeTheDeadlineAndTheLateAnswerStillArrives) {
+  ScriptedCheap cheap;
+  cheap.conf = {{1, 0.3}};
+  FakeLlm llm;
+  llm.gated = true;  // slower than max_wait, far faster than the deadline
+  CascadeOptions o = Options(0.9);
+  o.max_wait = 50ms;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(2, 60s);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Judgment> late;
+  task.on_late = [&](size_t, const Judgment& j) {
+    std::lock_guard lock(mu);
+    late.push_back(j);
+    cv.notify_all();
+  };
+  JudgeOutput out = cascade.JudgeBundle(task);
+  EXPECT_FALSE(llm.finished);  // returned after max_wait, long before the deadline
+  llm.Open();
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "cheap");
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
+  EXPECT_EQ(late[0].judge, "llm");
+}
+
+TEST(Cascade, MaxWaitStillSendsWhatCanFinishBeforeTheDeadline) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.target_seconds = 1;  // slower than max_wait, well within the deadline
+  o.max_wait = 1ms;
+  llm.gated = true;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 60s));
+  llm.Open();
+  EXPECT_EQ(llm.calls(), 1u);
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  EXPECT_EQ(cascade.stats().escalated.load(), 1u);
+  EXPECT_EQ(cascade.stats().kept_for_time.load(), 0u);
+}
+
 TEST(Cascade, BudgetEscalatesTheLeastConfidentFirst) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.5}, {1, 0.1}, {2, 0.3}, {3, 0.7}};
@@ -251,6 +296,42 @@ TEST(Cascade, ObservedCallsMoveTheEstimate) {
   Cascade cascade(&cheap, &llm, o);
   cascade.JudgeBundle(Task(1, 5s));
   EXPECT_GE(cascade.target_seconds(), 0.15);
+}
+
+TEST(Cascade, AnLlmAnswerWithoutCauseTextGetsTheCheapOneOrOneFromItsCode) {
+  Judgment cheap;
+  cheap.relevance = Relevance::kRelevant;
+  cheap.level = Level::kHigh;
+  cheap.cause = Cause::kEvent;
+  cheap.cause_text = "팝업 대기줄";
+  Judgment llm;
+  llm.relevance = Relevance::kRelevant;
+  llm.level = Level::kMedium;
+  llm.cause = Cause::kEvent;
+  Judgment same = llm;
+  FillCauseText(same, cheap);
+  EXPECT_EQ(same.cause_text, "팝업 대기줄");  // same cause: the cheap judge's words
+  Judgment other = llm;
+  other.cause = Cause::kWeather;
+  FillCauseText(other, cheap);
+  EXPECT_FALSE(other.cause_text.empty());
+  EXPECT_NE(other.cause_text, cheap.cause_text);
+  Judgment written = llm;
+  written.cause_text = "모델 판단";
+  FillCauseText(written, cheap);
+  EXPECT_EQ(written.cause_text, "모델 판단");  // the LLM's own words stand
+  Judgment irrelevant;
+  FillCauseText(irrelevant, cheap);
+  EXPECT_EQ(irrelevant.cause_text, "");
+  // Through the cascade: FakeLlm writes no text.
+  ScriptedCheap cheap_judge;
+  cheap_judge.conf = {{1, 0.2}};
+  FakeLlm fake;
+  Cascade cascade(&cheap_judge, &fake, Options(0.5));
+  JudgeOutput out = cascade.JudgeBundle(Task(3, 5s));
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "llm");
+  EXPECT_FALSE(out[1]->cause_text.empty());
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ Status Invalid(std::string message) {
 
 // Checks one item; on success fills j.
 Result<Judgment> ParseItem(const ojson& item, const std::string& id, const JudgmentStamp& stamp,
-                           OutputCounters* counters, const ParseOptions& options) {
+                           OutputCounters* counters, const ParseOptions& options, bool text_asked) {
   auto count = [&](Violation v) {
     if (counters) counters->Add(v);
   };
@@ -68,6 +68,11 @@ Result<Judgment> ParseItem(const ojson& item, const std::string& id, const Judgm
     return Invalid(id + ": bad cause");
   }
   auto t = item.find("t");
+  if (t == item.end() && !text_asked) {  // the cause code only: the caller writes the text
+    j.level = *level;
+    j.cause = *cause;
+    return j;
+  }
   if (t == item.end() || !t->is_string() || !IsValidUtf8(t->get_ref<const std::string&>())) {
     count(Violation::kBadCauseText);
     return Invalid(id + ": bad cause text");
@@ -152,7 +157,10 @@ JudgeOutput ParseJudgeOutput(std::string_view answer, std::span<const std::strin
   JudgeOutput out;
   out.reserve(ids.size());
   bool all_ok = true;
-  for (const auto& id : ids) {
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const std::string& id = ids[k];
+    const bool text_asked =
+        options.with_text.empty() || (k < options.with_text.size() && options.with_text[k]);
     auto it = root.find(id);
     if (it == root.end()) {
       count(Violation::kMissingId);
@@ -160,7 +168,7 @@ JudgeOutput ParseJudgeOutput(std::string_view answer, std::span<const std::strin
     } else if (duplicates.count(id) > 0) {
       out.emplace_back(Invalid(id + ": appears more than once"));
     } else {
-      out.push_back(ParseItem(*it, id, stamp, counters, options));
+      out.push_back(ParseItem(*it, id, stamp, counters, options, text_asked));
     }
     all_ok = all_ok && out.back().ok();
   }

@@ -21,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "judges/judge.h"
 
@@ -78,6 +79,9 @@ struct ParseOptions {
   // Cut an overlong cause text to kMaxCauseTextChars instead of failing the
   // item (the violation is counted either way).
   bool truncate_long_cause_text = false;
+  // Per id: whether its cause text was asked (schema.h). An item not asked
+  // may leave "t" out; its cause_text is then empty. Empty: every item's was.
+  std::vector<bool> with_text = {};
 };
 
 // One result per id, in ids order. counters may be null.

@@ -38,6 +38,25 @@ TEST(OutputTest, ParsesCanonicalAnswer) {
   EXPECT_EQ(counters.failed_answers(), 0u);
 }
 
+TEST(OutputTest, CauseTextMayBeLeftOutOnlyWhereItWasNotAsked) {
+  OutputCounters counters;
+  ParseOptions options;
+  options.with_text = {false, true};
+  auto out = Parse(
+      R"({"#2":{"r":"RELEVANT","l":"HIGH","c":"EVENT"},"#5":{"r":"RELEVANT","l":"LOW","c":"NONE"}})",
+      &counters, options);
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_TRUE(out[0].ok());
+  EXPECT_EQ(out[0]->level, Level::kHigh);
+  EXPECT_EQ(out[0]->cause, Cause::kEvent);
+  EXPECT_EQ(out[0]->cause_text, "");
+  EXPECT_FALSE(out[1].ok());  // #5's text was asked
+  EXPECT_EQ(counters.Get(Violation::kBadCauseText), 1u);
+  // Without with_text every item needs its text.
+  EXPECT_FALSE(
+      Parse(R"({"#2":{"r":"RELEVANT","l":"HIGH","c":"EVENT"},"#5":{"r":"IRRELEVANT"}})")[0].ok());
+}
+
 TEST(OutputTest, ToleratesWhitespace) {
   auto out = Parse(
       "{\n  \"#2\": {\"r\": \"IRRELEVANT\"},\n  \"#5\": {\"r\": \"RELEVANT\", \"l\": "

@@ -202,6 +202,65 @@ Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task, const PromptTemp
   return out;
 }
 
+Result<RenderedPrompt> RenderEscalationPrompt(const JudgeTask& task, const PromptTemplate& prompt,
+                                              const EscalationOptions& options) {
+  if (Status s = CheckTargets(task); !s.ok()) return s;
+  const Bundle& bundle = task.bundle;
+  const TimeMs offset = OffsetMs(bundle.post.created_at.text);
+  std::map<std::string, int> authors;  // author_id -> alias number, over the whole bundle
+  std::vector<int> alias(bundle.size());
+  for (size_t i = 0; i < bundle.size(); ++i) {
+    auto [it, inserted] =
+        authors.emplace(bundle.at(i).author_id, static_cast<int>(authors.size()) + 1);
+    alias[i] = it->second;
+  }
+  auto line = [&](size_t i) {
+    const Signal& s = bundle.at(i);
+    return LocalId(i) + " u" + std::to_string(alias[i]) + " " + ClockText(s.created_at.ms, offset) +
+           ": " + SanitizeForPrompt(s.text);
+  };
+  // Shown comments: the latest K and every target.
+  const size_t n = bundle.size();
+  const size_t window = n - 1 > options.latest_comments ? n - options.latest_comments : 1;
+  std::string recent;
+  size_t gap_from = 0;  // first left-out index of the current run, 0: none
+  for (size_t i = 1; i < n; ++i) {
+    const bool shown =
+        i >= window || std::binary_search(task.targets.begin(), task.targets.end(), i);
+    if (!shown) {
+      if (gap_from == 0) gap_from = i;
+      continue;
+    }
+    if (gap_from != 0) {
+      recent += LocalId(gap_from) + (i - 1 > gap_from ? "-" + LocalId(i - 1) : "") + " not shown\n";
+      gap_from = 0;
+    }
+    recent += line(i) + "\n";
+  }
+  if (recent.empty()) recent = "none\n";
+  recent.pop_back();  // the template supplies the line break
+
+  RenderedPrompt out;
+  out.version = std::string(prompt.version);
+  out.system = std::string(prompt.system);
+  out.context =
+      Fill(prompt.context, {{"block", ""},
+                            {"spot_name", SanitizeForPrompt(task.spot.name, 100)},
+                            {"spot_description", SanitizeForPrompt(task.spot.description, 300)},
+                            {"thread", line(0)}});
+  for (size_t index : task.targets) out.target_ids.push_back(LocalId(index));
+  out.with_text.assign(out.target_ids.size(), false);
+  out.with_text.back() = true;
+  std::string targets;
+  for (const std::string& id : out.target_ids) targets += (targets.empty() ? "" : " ") + id;
+  std::string now = task.analyzed_at > 0 ? ClockText(task.analyzed_at, offset) : "unknown";
+  out.request = Fill(prompt.request, {{"recent", recent},
+                                      {"now", now},
+                                      {"targets", targets},
+                                      {"text_targets", out.target_ids.back()}});
+  return out;
+}
+
 std::string BlockLetter(size_t k) { return std::string(1, static_cast<char>('A' + k)); }
 
 Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,

@@ -31,6 +31,12 @@ inline constexpr std::string_view kJudgePromptVersion = "judge-v1";
 // The prompt for several bundles in one call (batch prompting): its context
 // part is repeated once per bundle with {{block}} = "A", "B", ...
 inline constexpr std::string_view kBatchPromptVersion = "judge-batch-v1";
+// The cascade's escalation prompt (RenderEscalationPrompt): the spot and the
+// post as the cached prefix, then the latest comments and the targets; the
+// cause text is asked for the last target only.
+inline constexpr std::string_view kEscalationPromptVersion = "judge-escalate-v1";
+// Comments an escalation prompt shows besides the targets (EscalationOptions).
+inline constexpr size_t kDefaultEscalationComments = 4;
 // Most bundles one batch prompt may hold (one letter each).
 inline constexpr size_t kMaxBatchBundles = 26;
 
@@ -55,6 +61,8 @@ struct RenderedPrompt {
   std::string context;                  // spot + thread
   std::string request;                  // now + targets
   std::vector<std::string> target_ids;  // "#3", ... in task.targets order
+  // Per target id: whether the answer carries a cause text ("t"). Empty: all do.
+  std::vector<bool> with_text;
 
   std::string user() const { return context + request; }
 };
@@ -93,6 +101,25 @@ Result<RenderedPrompt> RenderJudgePrompt(const JudgeTask& task,
 Result<RenderedPrompt> RenderBatchPrompt(std::span<const JudgeTask* const> tasks,
                                          const PromptTemplate& prompt,
                                          const RenderOptions& options = {});
+// The escalation layout (prompt kEscalationPromptVersion), from most to least shared:
+//   system   the instructions, as for every version;
+//   context  the spot and the post only: identical for every cycle and every
+//            escalation of the bundle, whatever its targets, so the engine's
+//            prefix cache serves it again;
+//   request  the latest `latest_comments` comments and every target (in
+//            written order; left-out runs named "#2-#9 not shown"), "now", the
+//            ids to judge, and after "Text:" the one id whose cause text is
+//            asked: the last target, the latest report and so the likeliest
+//            representative (DESIGN.md section 2). The other items get the
+//            cause code only; the cascade writes their cause text.
+// Bundles have no reply-to field, so a comment's parent chain is the post.
+struct EscalationOptions {
+  size_t latest_comments = kDefaultEscalationComments;
+};
+// kInvalidArgument as RenderJudgePrompt.
+Result<RenderedPrompt> RenderEscalationPrompt(const JudgeTask& task, const PromptTemplate& prompt,
+                                              const EscalationOptions& options = {});
+
 // The letter of block k of a batch prompt: "A" for 0.
 std::string BlockLetter(size_t k);
 

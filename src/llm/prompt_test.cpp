@@ -209,5 +209,58 @@ TEST(PromptTest, ContextWindowShowsThePostAndTheLatestCommentsInStableSteps) {
             RenderJudgePrompt(small)->context);
 }
 
+TEST(PromptTest, EscalationPromptIsThePostTheLatestCommentsAndTheTargetsLast) {
+  auto prompt = FindPrompt(kEscalationPromptVersion);
+  ASSERT_TRUE(prompt.has_value());
+  JudgeTask task = MakeTask(5);  // #1 post, #2..#6 comments
+  for (int i = 5; i < 27; ++i)   // #7..#28
+    task.bundle.comments.push_back(MakeSignal("c" + std::to_string(i), "author-c",
+                                              "2026-11-29T14:09:00+09:00",
+                                              "댓글 " + std::to_string(i)));
+  task.targets = {3, 27};  // #4 (old) and #28 (the latest)
+  auto p = RenderEscalationPrompt(task, *prompt, {.latest_comments = 4});
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  // The cached part: the spot and the post only.
+  EXPECT_EQ(p->context,
+            "Spot: 성수 팝업거리 (팝업스토어 앞 보행로와 대기줄)\nPost (uN is the writer):\n"
+            "#1 u1 14:02: 오픈런 줄이 길어요\n");
+  // The per-target part: the old target, the latest 4 comments (#25..#28), the ids.
+  EXPECT_NE(
+      p->request.find("#2-#3 not shown\n#4 u2 14:05: 옆 카페는 한산\n#5-#24 not shown\n#25 u3"),
+      std::string::npos)
+      << p->request;
+  EXPECT_EQ(p->request.find("#24 u"), std::string::npos);
+  EXPECT_NE(p->request.find("#28 u3"), std::string::npos);
+  EXPECT_NE(p->request.find("Judge: #4 #28\nText: #28"), std::string::npos) << p->request;
+  EXPECT_EQ(p->target_ids, (std::vector<std::string>{"#4", "#28"}));
+  EXPECT_EQ(p->with_text, (std::vector<bool>{false, true}));
+  // Another cycle (the bundle grew) and other targets: the same cached part.
+  JudgeTask grown = task;
+  grown.bundle.comments.push_back(
+      MakeSignal("c27", "author-d", "2026-11-29T14:09:30+09:00", "입장 30분"));
+  grown.targets = {28};
+  grown.analyzed_at += kMinuteMs;
+  auto q = RenderEscalationPrompt(grown, *prompt, {.latest_comments = 4});
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->system, p->system);
+  EXPECT_EQ(q->context, p->context);
+  EXPECT_NE(q->request.find("#2-#25 not shown\n#26 u3"), std::string::npos) << q->request;
+  EXPECT_EQ(q->with_text, (std::vector<bool>{true}));
+  // Shorter than the whole-thread prompt of judge-v1.
+  auto full = RenderJudgePrompt(task);
+  ASSERT_TRUE(full.ok());
+  EXPECT_LT(p->user().size() * 2, full->user().size());
+  // A post alone: no comments to show.
+  JudgeTask post = MakeTask(0);
+  post.targets = {0};
+  auto r = RenderEscalationPrompt(post, *prompt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->request.find("comments in written order:\nnone\nNow: 14:10\nJudge: #1\nText: #1"),
+            std::string::npos)
+      << r->request;
+  post.targets = {};
+  EXPECT_FALSE(RenderEscalationPrompt(post, *prompt).ok());
+}
+
 }  // namespace
 }  // namespace nunchi::llm

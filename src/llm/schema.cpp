@@ -27,7 +27,11 @@ ojson CauseEnum() {
   return ojson{{"type", "string"}, {"enum", e}};
 }
 
-ojson ItemSchema(const SchemaOptions& options) {
+bool HasText(const std::vector<bool>& with_text, size_t k) {
+  return with_text.empty() || (k < with_text.size() && with_text[k]);
+}
+
+ojson ItemSchema(const SchemaOptions& options, bool text_field = true) {
   ojson irrelevant = {{"type", "object"},
                       {"properties", {{"r", StringEnum({"IRRELEVANT"})}}},
                       {"required", {"r"}},
@@ -38,10 +42,11 @@ ojson ItemSchema(const SchemaOptions& options) {
   props["r"] = StringEnum({"RELEVANT"});
   props["l"] = LevelEnum();
   props["c"] = CauseEnum();
-  props["t"] = text;
+  if (text_field) props["t"] = text;
+  ojson required = text_field ? ojson{"r", "l", "c", "t"} : ojson{"r", "l", "c"};
   ojson relevant = {{"type", "object"},
                     {"properties", props},
-                    {"required", {"r", "l", "c", "t"}},
+                    {"required", required},
                     {"additionalProperties", false}};
   return ojson{{"anyOf", {irrelevant, relevant}}};
 }
@@ -59,12 +64,15 @@ std::string QuotedAlternatives(const Range& values) {
 
 }  // namespace
 
-std::string JudgeJsonSchema(std::span<const std::string> ids, SchemaOptions options) {
+std::string JudgeJsonSchema(std::span<const std::string> ids, SchemaOptions options,
+                            const std::vector<bool>& with_text) {
   ojson item = ItemSchema(options);
+  ojson bare = ItemSchema(options, /*text_field=*/false);
   ojson props = ojson::object();
   ojson required = ojson::array();
-  for (const auto& id : ids) {
-    props[id] = item;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const std::string& id = ids[k];
+    props[id] = HasText(with_text, k) ? item : bare;
     required.push_back(id);
   }
   ojson schema = {{"type", "object"},
@@ -74,14 +82,22 @@ std::string JudgeJsonSchema(std::span<const std::string> ids, SchemaOptions opti
   return schema.dump();
 }
 
-std::string JudgeGbnf(std::span<const std::string> ids) {
+std::string JudgeGbnf(std::span<const std::string> ids, const std::vector<bool>& with_text) {
   // Literal pieces are written as GBNF strings: a JSON quote is \" inside them.
   std::string g = "root ::= \"{\"";
+  bool any_bare = false;
   for (size_t i = 0; i < ids.size(); ++i) {
-    g += " \"" + std::string(i == 0 ? "" : ",") + "\\\"" + ids[i] + "\\\":\" item";
+    const bool text = HasText(with_text, i);
+    any_bare = any_bare || !text;
+    g += " \"" + std::string(i == 0 ? "" : ",") + "\\\"" + ids[i] + "\\\":\" " +
+         (text ? "item" : "bare");
   }
   g += " \"}\"\n";
   g += "item ::= \"{\\\"r\\\":\" ( irr | rel ) \"}\"\n";
+  if (any_bare) {
+    g += "bare ::= \"{\\\"r\\\":\" ( irr | relbare ) \"}\"\n";
+    g += "relbare ::= \"\\\"RELEVANT\\\",\\\"l\\\":\" level \",\\\"c\\\":\" cause\n";
+  }
   g += "irr ::= \"\\\"IRRELEVANT\\\"\"\n";
   g += "rel ::= \"\\\"RELEVANT\\\",\\\"l\\\":\" level \",\\\"c\\\":\" cause "
        "\",\\\"t\\\":\\\"\" text \"\\\"\"\n";
@@ -92,27 +108,31 @@ std::string JudgeGbnf(std::span<const std::string> ids) {
   return g;
 }
 
-std::string ShapeKey(std::span<const std::string> ids) {
+std::string ShapeKey(std::span<const std::string> ids, const std::vector<bool>& with_text) {
   std::string key;
-  for (const auto& id : ids) {
+  for (size_t k = 0; k < ids.size(); ++k) {
     if (!key.empty()) key += ' ';
-    key += id;
+    key += ids[k];
+    if (!HasText(with_text, k)) key += '-';
   }
   return key;
 }
 
-size_t MaxAnswerBytes(std::span<const std::string> ids) {
+size_t MaxAnswerBytes(std::span<const std::string> ids, const std::vector<bool>& with_text) {
   // {"#N":{"r":"RELEVANT","l":"UNKNOWN","c":"CONSTRUCTION","t":"<40 x 4 bytes>"}},
   size_t per_item =
       std::string_view(R"(,"":{"r":"RELEVANT","l":"UNKNOWN","c":"CONSTRUCTION","t":""})").size() +
       4 * kMaxCauseTextChars;
+  const size_t text_part = std::string_view(R"(,"t":"")").size() + 4 * kMaxCauseTextChars;
   size_t total = 2;
-  for (const auto& id : ids) total += per_item + id.size();
+  for (size_t k = 0; k < ids.size(); ++k)
+    total += per_item + ids[k].size() - (HasText(with_text, k) ? 0 : text_part);
   return total;
 }
 
-std::shared_ptr<const std::string> GrammarCache::Gbnf(std::span<const std::string> ids) {
-  std::string key = ShapeKey(ids);
+std::shared_ptr<const std::string> GrammarCache::Gbnf(std::span<const std::string> ids,
+                                                      const std::vector<bool>& with_text) {
+  std::string key = ShapeKey(ids, with_text);
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = index_.find(key);
@@ -123,7 +143,8 @@ std::shared_ptr<const std::string> GrammarCache::Gbnf(std::span<const std::strin
     }
     ++misses_;
   }
-  auto grammar = std::make_shared<const std::string>(JudgeGbnf(ids));  // built outside the lock
+  auto grammar =
+      std::make_shared<const std::string>(JudgeGbnf(ids, with_text));  // built outside the lock
   std::lock_guard<std::mutex> lock(mu_);
   auto it = index_.find(key);
   if (it != index_.end()) return it->second->second;  // another thread won the race

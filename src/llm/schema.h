@@ -14,6 +14,9 @@
 // (not an array) because strict response_format requires one; keys rather
 // than "id" fields because they are shorter and the schema pins them.
 //
+// An item whose id is marked without text (with_text[k] false; an empty
+// with_text means every item has one) has no t: {"r":"RELEVANT","l":..,"c":..}.
+//
 // Pure functions; GrammarCache is thread-safe.
 #pragma once
 
@@ -24,6 +27,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace nunchi::llm {
 
@@ -36,17 +40,19 @@ struct SchemaOptions {
 // JSON Schema (compact JSON text) for the given target ids: every key
 // required, additionalProperties false, enums for labels, properties in
 // output order, anyOf {IRRELEVANT} | {RELEVANT, l, c, t}.
-std::string JudgeJsonSchema(std::span<const std::string> ids, SchemaOptions options = {});
+std::string JudgeJsonSchema(std::span<const std::string> ids, SchemaOptions options = {},
+                            const std::vector<bool>& with_text = {});
 
 // GBNF grammar for the given target ids (see the format above). Ids must be
 // made of printable ASCII without quotes or backslashes (LocalId's are).
-std::string JudgeGbnf(std::span<const std::string> ids);
+std::string JudgeGbnf(std::span<const std::string> ids, const std::vector<bool>& with_text = {});
 
-// The cache key of an output shape: the ids joined by spaces ("#2 #5").
-std::string ShapeKey(std::span<const std::string> ids);
+// The cache key of an output shape: the ids joined by spaces ("#2 #5"), an
+// id without text marked by a trailing "-" ("#2- #5").
+std::string ShapeKey(std::span<const std::string> ids, const std::vector<bool>& with_text = {});
 
 // Longest answer the grammar admits for n items, in bytes (for token caps).
-size_t MaxAnswerBytes(std::span<const std::string> ids);
+size_t MaxAnswerBytes(std::span<const std::string> ids, const std::vector<bool>& with_text = {});
 
 // A bounded LRU cache of grammar texts by shape. Engines may keep their
 // compiled samplers keyed by the same ShapeKey. Thread-safe.
@@ -54,7 +60,8 @@ class GrammarCache {
  public:
   explicit GrammarCache(size_t capacity = 256) : capacity_(capacity == 0 ? 1 : capacity) {}
   // The grammar for ids, built on first use.
-  std::shared_ptr<const std::string> Gbnf(std::span<const std::string> ids);
+  std::shared_ptr<const std::string> Gbnf(std::span<const std::string> ids,
+                                          const std::vector<bool>& with_text = {});
   size_t size() const;
   size_t hits() const;
   size_t misses() const;

@@ -200,6 +200,35 @@ TEST(SchemaTest, GrammarRejectsWrongIdsOrderValuesAndLongText) {
                      "}"));  // no escapes
 }
 
+TEST(SchemaTest, ItemsWithoutTextHaveTheCauseCodeOnly) {
+  std::vector<std::string> ids = {"#2", "#5"};
+  const std::vector<bool> with_text = {false, true};
+  std::regex re(ToRegex(ParseRules(JudgeGbnf(ids, with_text)), "root"));
+  auto match = [&](const std::string& s) { return std::regex_match(MapNonAscii(s), re); };
+  const std::string bare = R"({"r":"RELEVANT","l":"HIGH","c":"EVENT"})";
+  const std::string text = R"({"r":"RELEVANT","l":"HIGH","c":"EVENT","t":"팝업 대기줄"})";
+  EXPECT_TRUE(match("{" + Item("#2", bare) + "," + Item("#5", text) + "}"));
+  EXPECT_TRUE(match("{" + Item("#2", R"({"r":"IRRELEVANT"})") + "," + Item("#5", text) + "}"));
+  EXPECT_FALSE(match("{" + Item("#2", text) + "," + Item("#5", text) + "}"));  // t not asked
+  EXPECT_FALSE(match("{" + Item("#2", bare) + "," + Item("#5", bare) + "}"));  // t asked
+  EXPECT_EQ(ShapeKey(ids, with_text), "#2- #5");
+  EXPECT_NE(ShapeKey(ids, with_text), ShapeKey(ids));
+  EXPECT_LT(MaxAnswerBytes(ids, with_text) + 4 * kMaxCauseTextChars, MaxAnswerBytes(ids) + 10);
+  EXPECT_GE(MaxAnswerBytes(ids, with_text),
+            ("{" + Item("#2", R"({"r":"RELEVANT","l":"UNKNOWN","c":"CONSTRUCTION"})") + "," +
+             Item("#5", text) + "}")
+                .size());
+  auto schema = nlohmann::json::parse(JudgeJsonSchema(ids, {}, with_text));
+  auto required = [&](const char* id) {
+    return schema["properties"][id]["anyOf"][1]["required"].dump();
+  };
+  EXPECT_EQ(required("#2"), R"(["r","l","c"])");
+  EXPECT_EQ(required("#5"), R"(["r","l","c","t"])");
+  GrammarCache cache;
+  EXPECT_NE(*cache.Gbnf(ids, with_text), *cache.Gbnf(ids));
+  EXPECT_EQ(cache.size(), 2u);
+}
+
 TEST(SchemaTest, GrammarCacheReusesByShape) {
   GrammarCache cache(2);
   auto a = Ids(3), b = Ids(4), c = Ids(5);

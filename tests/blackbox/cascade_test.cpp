@@ -34,8 +34,8 @@ struct Model {
     for (size_t i = user.find('#', at); at != std::string::npos && i != std::string::npos;
          i = user.find('#', i + 1)) {
       size_t end = user.find_first_not_of("0123456789", i + 1);
-      out[user.substr(i, end - i)] = {{"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"},
-                                      {"t", "모델 판단"}};
+      out[user.substr(i, end - i)] = {
+          {"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"}, {"t", "모델 판단"}};
       ++items;
     }
     for (int waited = 0; waited < delay_ms && !server.stopping(); waited += 20)
@@ -45,8 +45,8 @@ struct Model {
 };
 
 std::vector<std::string> Serve(const Model& m, const std::string& threshold) {
-  return {"--base-url", m.server.base_url(), "--remote-model", "fake", "--remote-stream",
-          "false", "--keep-texts", "--escalation-threshold", threshold};
+  return {"--base-url", m.server.base_url(), "--remote-model",         "fake",   "--remote-stream",
+          "false",      "--keep-texts",      "--escalation-threshold", threshold};
 }
 
 // The sum of every series of one metric family on /metrics.
@@ -108,6 +108,54 @@ TEST(Cascade, UnsureSignalsGoToTheModelAndItsVerdictsExportAsTrainingLines) {
   EXPECT_EQ(lines[0]["post"]["text"], "출구 앞 사람 좀 있네요");
 }
 
+// Section 4's loop: the model's verdicts exported, `nunchi train` on the
+// shipped data plus them, and the next start of serve loads the new model
+// (DATA_DIR/classifier.model) into the default judge.
+TEST(Cascade, ExportedVerdictsRetrainTheClassifierThatTheNextStartLoads) {
+  Model model;
+  std::string dir = TempDir("cascade-retrain");
+  {
+    ServerProcess server(dir, Serve(model, "1.01"));
+    auto c = server.Client();
+    Backend backend;
+    backend.AddSpot("s1", "강남역 11번 출구");
+    std::string p = backend.Post("s1", "u1", "출구 앞 사람 좀 있네요", 2);
+    backend.Comment("s1", p, "u2", "에스컬레이터 고장이라 줄 섰어요", 1);
+    auto r = PostAnalysis(c, backend.Request());
+    ASSERT_TRUE(r) << server.log();
+    ASSERT_EQ(r->status, 200) << r->body;
+    ASSERT_EQ(server.Stop(), 0);
+  }
+  const std::string labels = dir + "/labels.jsonl";
+  ASSERT_EQ(RunExport(dir, labels), 0);
+  const std::string model_file = dir + "/classifier.model";
+  {
+    ChildProcess p;
+    std::string error;
+    ASSERT_TRUE(p.Spawn({NUNCHI_BINARY, "train", "--shipped", NUNCHI_SOURCE_DIR "/data/train",
+                         "--data", labels, "--out", model_file},
+                        SpawnOptions(dir + "/train.log"), &error))
+        << error;
+    int code = -1;
+    for (int i = 0; i < 30000 && !p.Exited(&code); ++i)  // 10 minutes on a busy machine
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_EQ(code, 0);
+  }
+  std::ifstream written(model_file);
+  ASSERT_TRUE(written.good());
+  ServerProcess again(dir, Serve(model, "0"));  // nothing escalated: the classifier answers
+  EXPECT_NE(again.log().find("classifier.model"), std::string::npos) << again.log();
+  auto c = again.Client();
+  Backend backend;
+  backend.AddSpot("s2", "시청역 2번 출구");
+  backend.Post("s2", "u3", "지금 사람 엄청 많아요 줄이 길어요", 1);
+  auto r = PostAnalysis(c, backend.Request());
+  ASSERT_TRUE(r) << again.log();
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(SpotOf(json::parse(r->body), "s2")["analysis_status"], "OK");
+  EXPECT_EQ(again.Stop(), 0);
+}
+
 TEST(Cascade, ConfidentSignalsNeverReachTheModel) {
   Model model;
   ServerProcess server(TempDir("cascade-none"), Serve(model, "0"));
@@ -151,8 +199,8 @@ TEST(Cascade, LateModelLeavesTheSpotOkOnTimeAndItsAnswerCountsNextCycle) {
     if (SpotOf(next, "s1")["congestion_level"] == "HIGH") break;
   }
   EXPECT_EQ(SpotOf(next, "s1")["congestion_level"], "HIGH") << server.log();
-  EXPECT_GE(Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"),
-            1);
+  EXPECT_GE(
+      Metric(c, "nunchi_late_judgments_total", "{judge=\"remote:openai\",outcome=\"stored\"}"), 1);
 }
 
 // W3C trace context: the model server's requests join the caller's trace

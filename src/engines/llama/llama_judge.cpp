@@ -49,7 +49,7 @@ Result<std::unique_ptr<LlamaJudge>> LlamaJudge::Create(llm::TextEngine* engine,
                   "bundles per call must be 1 to " + std::to_string(llm::kMaxBatchBundles));
   std::unique_ptr<LlamaJudge> judge(new LlamaJudge(engine, std::move(options), *prompt));
   if (Status s = WarmSystem(engine, *prompt); !s.ok()) return s;
-  if (judge->options_.bundles_per_call > 1) {
+  if (judge->options_.bundles_per_call > 1 && version != llm::kEscalationPromptVersion) {
     judge->batch_prompt_ = *llm::FindPrompt(llm::kBatchPromptVersion);
     judge->batch_stamp_ = {"llama", engine->model_identity(),
                            std::string(judge->batch_prompt_.version)};
@@ -68,22 +68,26 @@ Result<llm::EngineRequest> LlamaJudge::ChatRequest(const llm::RenderedPrompt& re
   if (!chat.ok()) return chat.status();
   llm::EngineRequest req;
   req.prompt = std::move(*chat);
-  req.grammar = *grammars_.Gbnf(rendered.target_ids);
+  req.grammar = *grammars_.Gbnf(rendered.target_ids, rendered.with_text);
   // Every token carries at least one byte: the grammar always ends first.
-  req.max_tokens =
-      static_cast<int>(llm::MaxAnswerBytes(rendered.target_ids)) + options_.extra_tokens;
+  req.max_tokens = static_cast<int>(llm::MaxAnswerBytes(rendered.target_ids, rendered.with_text)) +
+                   options_.extra_tokens;
   return req;
 }
 
 Result<llm::EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
-                                                    std::vector<std::string>* ids) const {
-  auto rendered = llm::RenderJudgePrompt(task, prompt_, options_.render);
+                                                    std::vector<std::string>* ids,
+                                                    std::vector<bool>* with_text) const {
+  auto rendered = prompt_.version == llm::kEscalationPromptVersion
+                      ? llm::RenderEscalationPrompt(task, prompt_, options_.escalation)
+                      : llm::RenderJudgePrompt(task, prompt_, options_.render);
   if (!rendered.ok()) return rendered.status();
   auto req = ChatRequest(*rendered);
   if (!req.ok()) return req.status();
   req->deadline = task.deadline;
   req->id = task.request_id + "/" + task.bundle.post_id;
   *ids = std::move(rendered->target_ids);
+  if (with_text) *with_text = std::move(rendered->with_text);
   return req;
 }
 
@@ -112,18 +116,20 @@ JudgeOutput LlamaJudge::JudgeBundle(const JudgeTask& task) {
 
 JudgeOutput LlamaJudge::JudgeOne(const JudgeTask& task) {
   std::vector<std::string> ids;
-  auto req = BuildRequest(task, &ids);
+  llm::ParseOptions parse;
+  auto req = BuildRequest(task, &ids, &parse.with_text);
   if (!req.ok()) return AllFailed(task.targets.size(), req.status());
   llm::LateResultFn on_late;
   if (options_.on_late) {
-    on_late = [this, ids, request_id = task.request_id](const Result<llm::EngineResult>& r) {
+    on_late = [this, ids, parse, request_id = task.request_id](const Result<llm::EngineResult>& r) {
       if (!r.ok()) return;
-      options_.on_late(request_id, llm::ParseJudgeOutput(r->text, ids, stamp_, &output_counters_));
+      options_.on_late(request_id,
+                       llm::ParseJudgeOutput(r->text, ids, stamp_, &output_counters_, parse));
     };
   }
   auto result = engine_->Run(std::move(*req), std::move(on_late));
   if (!result.ok()) return AllFailed(ids.size(), result.status());
-  return llm::ParseJudgeOutput(result->text, ids, stamp_, &output_counters_);
+  return llm::ParseJudgeOutput(result->text, ids, stamp_, &output_counters_, parse);
 }
 
 std::vector<JudgeOutput> LlamaJudge::JudgeBatch(const std::vector<const JudgeTask*>& tasks) {

@@ -45,6 +45,10 @@ struct LlamaJudgeOptions {
   std::chrono::milliseconds batch_window{100};
   // How much of each bundle the prompt shows (llm::RenderOptions).
   llm::RenderOptions render;
+  // With prompt_version llm::kEscalationPromptVersion (the cascade's LLM):
+  // llm::RenderEscalationPrompt with these options, one bundle per call, the
+  // cause text asked for the last target only.
+  llm::EscalationOptions escalation;
 };
 
 class LlamaJudge : public Judge {
@@ -59,8 +63,9 @@ class LlamaJudge : public Judge {
 
   const llm::OutputCounters& output_counters() const { return output_counters_; }
   // The chat-formatted prompt and grammar JudgeBundle would run (for tests and tools).
-  Result<llm::EngineRequest> BuildRequest(const JudgeTask& task,
-                                          std::vector<std::string>* ids) const;
+  // with_text, when given, receives which ids' cause text is asked (empty: all).
+  Result<llm::EngineRequest> BuildRequest(const JudgeTask& task, std::vector<std::string>* ids,
+                                          std::vector<bool>* with_text = nullptr) const;
   // The same for one batch request over several tasks (same analyzed_at).
   Result<llm::EngineRequest> BuildBatchRequest(const std::vector<const JudgeTask*>& tasks,
                                                std::vector<std::string>* ids) const;

@@ -229,5 +229,73 @@ TEST(LlamaJudge, ContextWindowOptionReachesThePrompt) {
   EXPECT_TRUE(out[0].ok()) << out[0].status().ToString();
 }
 
+// Issue 14 section 2: the cascade's escalation prompt (judge-escalate-v1: the
+// post, the latest 4 comments and the targets; the cause text for the last
+// target only) against the whole-thread judge-v1 prompt, on the same bundles
+// of 12 to 30 comments with two unsure targets, counted with the model's own
+// tokenizer. Prints the figures docs/benchmarks.md records; asserts the short
+// prompt is shorter and that its answers parse in shape.
+TEST(LlamaJudge, EscalationPromptIsShortAndAsksOneCauseText) {
+  auto engine = LlamaEngine::Create(testing::TinyEngineOptions());
+  ASSERT_TRUE(engine.ok());
+  auto full = LlamaJudge::Create(engine->get(), {});
+  LlamaJudgeOptions eo;
+  eo.prompt_version = std::string(llm::kEscalationPromptVersion);
+  auto esc = LlamaJudge::Create(engine->get(), eo);
+  ASSERT_TRUE(full.ok());
+  ASSERT_TRUE(esc.ok());
+  std::mt19937 rng(14);
+  double full_tokens = 0, esc_tokens = 0, full_cap = 0, esc_cap = 0;
+  size_t esc_uncached_max = 0;
+  const int n = 20;
+  for (int k = 0; k < n; ++k) {
+    JudgeTask task = RandomTask(rng, k);
+    const size_t comments = 12 + rng() % 19;
+    while (task.bundle.comments.size() < comments)
+      task.bundle.comments.push_back(MakeSignal(rng, "x" + std::to_string(task.bundle.size()), 30));
+    task.targets = {task.bundle.size() - 6, task.bundle.size() - 1};
+    std::vector<std::string> ids;
+    std::vector<bool> with_text;
+    auto a = (*full)->BuildRequest(task, &ids);
+    auto b = (*esc)->BuildRequest(task, &ids, &with_text);
+    ASSERT_TRUE(a.ok());
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ(with_text, (std::vector<bool>{false, true}));
+    const int ta = (*engine)->CountTokens(a->prompt), tb = (*engine)->CountTokens(b->prompt);
+    EXPECT_LT(tb, ta);
+    full_tokens += ta;
+    esc_tokens += tb;
+    full_cap += a->max_tokens;
+    esc_cap += b->max_tokens;
+    // The part after the cached system + spot + post.
+    const size_t post_at = b->prompt.find("Latest comments");
+    ASSERT_NE(post_at, std::string::npos);
+    esc_uncached_max = std::max<size_t>(esc_uncached_max,
+                                        size_t((*engine)->CountTokens(b->prompt.substr(post_at))));
+  }
+  std::printf(
+      "escalation prompt tokens per call (2 targets, 12-30 comments, %d bundles): "
+      "judge-v1 %.1f, judge-escalate-v1 %.1f (%.2fx); after the cached prefix at most "
+      "%zu; token cap judge-v1 %.1f, judge-escalate-v1 %.1f\n",
+      n, full_tokens / n, esc_tokens / n, esc_tokens / full_tokens, esc_uncached_max, full_cap / n,
+      esc_cap / n);
+  // End to end: the grammar without t for the first target parses.
+  for (int k = 0; k < 8; ++k) {
+    JudgeTask task = RandomTask(rng, 100 + k);
+    while (task.bundle.comments.size() < 8)
+      task.bundle.comments.push_back(MakeSignal(rng, "y" + std::to_string(task.bundle.size()), 31));
+    task.targets = {2, task.bundle.size() - 1};
+    const JudgeOutput out = (*esc)->JudgeBundle(task);
+    ASSERT_EQ(out.size(), 2u);
+    for (const auto& r : out) {
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(r->prompt_version, llm::kEscalationPromptVersion);
+    }
+    if (out[0]->relevance == Relevance::kRelevant) {
+      EXPECT_EQ(out[0]->cause_text, "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nunchi::llama
