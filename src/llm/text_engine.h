@@ -58,6 +58,14 @@ struct EngineRequest {
   // Admission order: a higher priority is admitted first; equal priorities
   // go earliest deadline first.
   int priority = 0;
+  // SubmitAll only: this request starts decoding once every lockstep request
+  // of the same SubmitAll call that the engine has admitted has decoded its
+  // prompt, so that they all decode together, one token each per step, as
+  // llama-batched-bench does. Off, a request decodes as soon as its own
+  // prompt is in, alongside the others' prefill (the default: an early
+  // request never waits for a later prompt). Engines that answer one request
+  // at a time (the fake) ignore it.
+  bool lockstep = false;
   std::string id;  // for logs
 };
 
