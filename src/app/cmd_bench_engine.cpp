@@ -233,6 +233,16 @@ int RunVersus(const BenchOptions& o) {
   }
   const std::vector<int> npps = IntList(o.npp), npls = IntList(o.npl);
   if (npps.empty() || npls.empty()) return std::fprintf(stderr, "bench-engine: no shapes\n"), 1;
+  // llama-batched-bench inherits this process's environment. main() sets
+  // OMP_THREAD_LIMIT=1 for Tesseract after libgomp has read its settings
+  // (so the engine here still runs -t threads), but a child's libgomp reads
+  // it at load and then runs every op on one thread: until this line the
+  // reference ran 1 thread against the engine's -t (7x slower decode on the
+  // tiny model). Both now run under the same OpenMP settings.
+  unsetenv("OMP_THREAD_LIMIT");
+  std::fprintf(stderr,
+               "bench-engine: OpenMP for both: OMP_WAIT_POLICY=%s, OMP_THREAD_LIMIT unset\n",
+               std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(default)");
   const int max_npl = *std::max_element(npls.begin(), npls.end());
   const int max_npp = *std::max_element(npps.begin(), npps.end());
   // Both get the same KV cells, split into one stream per sequence.
