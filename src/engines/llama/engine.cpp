@@ -252,6 +252,11 @@ bool LlamaEngine::Ready() const {
          std::chrono::duration_cast<std::chrono::nanoseconds>(options_.stall_timeout).count();
 }
 
+bool LlamaEngine::Failed() const {
+  std::lock_guard lock(mu_);
+  return failed_;
+}
+
 void LlamaEngine::Complete(Job& job, Result<EngineResult> result) {
   if (job.done) return;
   job.done = true;

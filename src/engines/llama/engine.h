@@ -133,6 +133,7 @@ class LlamaEngine : public llm::TextEngine {
 
   EngineCounters Counters() const override;
   bool Ready() const override;
+  bool Failed() const override;
   const std::string& model_identity() const override { return identity_; }
   const EngineOptions& options() const { return options_; }
   // Writes the prefix cache to cache_dir now (also done at destruction).
