@@ -1,7 +1,8 @@
 // `nunchi bench-engine --parts versus` end to end on a tiny random-weight
 // model (label: model): it runs llama-batched-bench itself, interleaved with
 // nunchi's own runs, and reports every shape for both engines and their
-// ratios. No speed is asserted here, only that the comparison is complete.
+// ratios. No speed is asserted here, only that the comparison is complete
+// and that nunchi made the same decode calls as the reference.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -49,6 +50,15 @@ TEST(BenchVersus, BothEnginesInEveryShapeWithRatios) {
       EXPECT_GT(j["decode_tok_s"].get<double>(), 0) << line;
       shapes[j["engine"]].insert({j["npp"].get<int>(), j["npl"].get<int>()});
       ++lines[j["engine"]];
+      if (j["engine"] == "nunchi") {
+        // The reference's schedule: one prefill call (every shape fits one
+        // batch of 512) and one call per generated token, no sequence
+        // sitting out (the loop hold is off, the sequences in lockstep).
+        // (Fewer only if every sequence sampled its end-of-text early.)
+        EXPECT_LE(j["decode_calls"].get<int>(), 1 + 4) << line;
+        EXPECT_GE(j["decode_calls"].get<int>(), 2) << line;
+        EXPECT_EQ(j["loop_holds"].get<int>(), 0) << line;
+      }
     } else if (j["part"] == "versus-summary") {
       ++summaries;
       EXPECT_EQ(j["rounds"], 2);

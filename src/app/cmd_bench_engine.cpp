@@ -42,6 +42,9 @@ struct BenchOptions {
   std::string npl = "1,4,8";     // sequences decoded together
   int batch = 512;               // n_batch = n_ubatch, for both (nunchi serves with 512)
   std::string batched_bench;     // the llama-batched-bench binary; "": found
+  bool kv_unified = false;       // one KV buffer for all sequences, on both sides (-kvu)
+  int hold_steps = 0;            // the engine's loop hold (loop_hold.h); 0: off
+  bool lockstep = true;          // EngineRequest::lockstep for the sequences of a shape
   DharmaOptions dharma;
 };
 
@@ -83,6 +86,7 @@ int RunThroughput(const BenchOptions& o) {
       req.prompt = Prompt(e, o.prompt_tokens, ++seed);
       req.max_tokens = gen;
       req.retry_on_loop = false;
+      req.lockstep = true;
       requests.push_back(std::move(req));
     }
     // All at once, as llama-batched-bench does: they prefill and decode in lockstep.
@@ -143,8 +147,10 @@ std::string FindBatchedBench(const std::string& flag) {
 
 struct Speeds {
   double prefill = 0, decode = 0;  // tokens per second, all sequences together
-  // nunchi only: engine thread time per llama_decode call and sampling per call.
+  // nunchi only: engine thread time per llama_decode call and sampling per call,
+  // the llama_decode calls of the run and the decodes a sequence sat out.
   double decode_ms_per_call = 0, sample_ms_per_call = 0;
+  uint64_t decode_calls = 0, loop_holds = 0;
 };
 
 // One llama-batched-bench run over every npl at one prompt length; its
@@ -175,6 +181,7 @@ std::map<int, Speeds> RunBatchedBench(const std::string& bin, const BenchOptions
                                    "off",
                                    "--output-format",
                                    "jsonl"};
+  if (o.kv_unified) argv.push_back("-kvu");
   ChildProcess child;
   std::map<int, Speeds> got;
   if (!child.Spawn(argv, SpawnOptions(out), error)) return got;
@@ -226,6 +233,16 @@ int RunVersus(const BenchOptions& o) {
   }
   const std::vector<int> npps = IntList(o.npp), npls = IntList(o.npl);
   if (npps.empty() || npls.empty()) return std::fprintf(stderr, "bench-engine: no shapes\n"), 1;
+  // llama-batched-bench inherits this process's environment. main() sets
+  // OMP_THREAD_LIMIT=1 for Tesseract after libgomp has read its settings
+  // (so the engine here still runs -t threads), but a child's libgomp reads
+  // it at load and then runs every op on one thread: until this line the
+  // reference ran 1 thread against the engine's -t (7x slower decode on the
+  // tiny model). Both now run under the same OpenMP settings.
+  unsetenv("OMP_THREAD_LIMIT");
+  std::fprintf(stderr,
+               "bench-engine: OpenMP for both: OMP_WAIT_POLICY=%s, OMP_THREAD_LIMIT unset\n",
+               std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(default)");
   const int max_npl = *std::max_element(npls.begin(), npls.end());
   const int max_npp = *std::max_element(npps.begin(), npps.end());
   // Both get the same KV cells, split into one stream per sequence.
@@ -238,8 +255,15 @@ int RunVersus(const BenchOptions& o) {
   eo.cache_budget_bytes = 0;  // no prefix reuse: every prompt is computed
   eo.n_ctx = ctx;
   eo.n_batch = o.batch;
+  eo.kv_unified = o.kv_unified;
   eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
   eo.guard.short_min_span = 1u << 30;
+  // Nor hold them back: a random-weight model's output repeats at once, and
+  // a suspected loop sits out decodes while others run (loop_hold.h), which
+  // splits one lockstep decode into several smaller ones. llama-batched-bench
+  // decodes every sequence in every step; so does the engine here unless
+  // --hold-steps says otherwise.
+  eo.loop_hold.max_steps = o.hold_steps;
   auto engine = llama::LlamaEngine::Create(eo);
   if (!engine.ok()) {
     std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str());
@@ -262,6 +286,7 @@ int RunVersus(const BenchOptions& o) {
         req.prompt_tokens.push_back(100 + (seed * 7919 + k * 104729) % n_vocab_guess);
       req.max_tokens = gen + 1;
       req.retry_on_loop = false;
+      req.lockstep = o.lockstep;
       requests.push_back(std::move(req));
     }
     const auto before = e.Counters();
@@ -281,7 +306,9 @@ int RunVersus(const BenchOptions& o) {
     return {parallel * npp / std::max(1e-9, Seconds(prefilled - t0)),
             decoded / std::max(1e-9, Seconds(finished - prefilled)),
             double(after.decode_ns - before.decode_ns) * 1e-6 / calls,
-            double(after.sample_ns - before.sample_ns) * 1e-6 / calls};
+            double(after.sample_ns - before.sample_ns) * 1e-6 / calls,
+            after.decode_calls - before.decode_calls,
+            after.loop_holds - before.loop_holds};
   };
   run(1, 16, 2);  // warm-up, as llama-batched-bench does
   auto nunchi_shape = [&](int parallel, int npp) { return run(parallel, npp, o.gen_tokens); };
@@ -304,9 +331,13 @@ int RunVersus(const BenchOptions& o) {
           std::printf(
               "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
               "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
-              "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f}\n",
+              "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f,\"decode_calls\":%llu,"
+              "\"loop_holds\":%llu,\"kv_unified\":%s,\"lockstep\":%s}\n",
               nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, npl, o.gen_tokens,
-              o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call);
+              o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call,
+              static_cast<unsigned long long>(sp.decode_calls),
+              static_cast<unsigned long long>(sp.loop_holds), o.kv_unified ? "true" : "false",
+              o.lockstep ? "true" : "false");
           std::fflush(stdout);
         }
       }
@@ -339,9 +370,10 @@ int RunVersus(const BenchOptions& o) {
     }
   }
   // The table goes to stderr so that stdout stays one JSON object per line.
-  std::fprintf(stderr,
-               "\nnunchi / llama-batched-bench (%s), %d threads, %d generated, %d rounds\n%s",
-               bin.c_str(), o.threads, o.gen_tokens, o.rounds, table.c_str());
+  std::fprintf(
+      stderr, "\nnunchi / llama-batched-bench (%s), %d threads, %d generated, %d rounds, KV %s\n%s",
+      bin.c_str(), o.threads, o.gen_tokens, o.rounds,
+      o.kv_unified ? "unified" : "one stream per sequence", table.c_str());
   return 0;
 }
 
@@ -529,6 +561,17 @@ void AddBenchEngineCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--batch", o->batch, "versus: n_batch = n_ubatch for both engines")
       ->check(CLI::Range(16, 65536))
+      ->capture_default_str();
+  cmd->add_flag("--kv-unified", o->kv_unified,
+                "versus: one KV buffer for all sequences on both sides (llama-batched-bench -kvu) "
+                "instead of a stream per sequence");
+  cmd->add_flag("!--no-lockstep", o->lockstep,
+                "versus: let a sequence decode as soon as its own prompt is in, next to the "
+                "others' prefill (the engine's default for requests not marked lockstep)");
+  cmd->add_option("--hold-steps", o->hold_steps,
+                  "versus: decodes a suspected loop may sit out (the engine's default is 64; "
+                  "0 decodes every sequence in every step, as llama-batched-bench does)")
+      ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   cmd->add_option("--batched-bench", o->batched_bench,
                   "versus: llama-batched-bench binary (default: $NUNCHI_LLAMA_BATCHED_BENCH, "

@@ -99,6 +99,9 @@ class Cascade : public Judge {
   JudgeOutput JudgeBundle(const JudgeTask& task) override;
   // Ready when the cheap judge is (the LLM is optional).
   bool Ready() const override { return cheap_->Ready(); }
+  // Failed when either judge has failed for good (the cheap one still
+  // answers every target when the LLM has).
+  bool Failed() const override { return cheap_->Failed() || (llm_ != nullptr && llm_->Failed()); }
 
   const CascadeStats& stats() const { return stats_; }
   const CascadeOptions& options() const { return options_; }

@@ -51,6 +51,8 @@ class FakeLlm : public Judge {
   std::vector<std::vector<size_t>> asked;
   std::string_view name() const override { return "llm"; }
   bool Ready() const override { return ready; }
+  bool failed_for_good = false;
+  bool Failed() const override { return failed_for_good; }
   JudgeOutput JudgeBundle(const JudgeTask& task) override {
     {
       std::lock_guard lock(mu);
@@ -281,7 +283,23 @@ TEST(Cascade, LlmNotReadyIsNeverAsked) {
   JudgeOutput out = cascade.JudgeBundle(Task(1, 2s));
   EXPECT_EQ(llm.calls(), 0u);
   EXPECT_TRUE(cascade.Ready());
+  EXPECT_FALSE(cascade.Failed());  // not ready for now is not failed for good
   EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+}
+
+TEST(Cascade, AnLlmThatFailedForGoodMakesTheCascadeFailedAndTheCheapOneAnswers) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.ready = false;  // what a failed engine's judge reports
+  llm.failed_for_good = true;
+  Cascade cascade(&cheap, &llm, Options(0.9));
+  EXPECT_TRUE(cascade.Failed());
+  EXPECT_TRUE(cascade.Ready());
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 2s));
+  EXPECT_EQ(llm.calls(), 0u);
+  ASSERT_TRUE(out[0].ok());
+  EXPECT_EQ(out[0]->judge, "cheap");
 }
 
 TEST(Cascade, ObservedCallsMoveTheEstimate) {

@@ -54,6 +54,10 @@ class Judge {
   virtual JudgeOutput JudgeBundle(const JudgeTask& task) = 0;
   // Readiness: false when the judge cannot currently make progress.
   virtual bool Ready() const { return true; }
+  // True once the judge (or one it is built from) has failed for good, e.g.
+  // its engine hit a failure it cannot survive. A router still answers
+  // through its other judges; /readyz reports the failure.
+  virtual bool Failed() const { return false; }
 };
 
 }  // namespace nunchi

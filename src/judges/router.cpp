@@ -28,6 +28,12 @@ bool Router::Ready() const {
   return false;
 }
 
+bool Router::Failed() const {
+  for (const auto& j : judges_)
+    if (j && j->Failed()) return true;
+  return false;
+}
+
 JudgeOutput Router::JudgeBundle(const JudgeTask& task) {
   const size_t n = task.targets.size();
   std::vector<std::optional<Judgment>> done(n);

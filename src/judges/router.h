@@ -26,6 +26,8 @@ class Router : public Judge {
   JudgeOutput JudgeBundle(const JudgeTask& task) override;
   // Ready when any judge is ready.
   bool Ready() const override;
+  // Failed when any judge has failed for good (the others still answer).
+  bool Failed() const override;
 
   // How many targets judge k answered, and how many targets no judge answered.
   uint64_t answered_by(size_t k) const { return answered_[k].load(); }

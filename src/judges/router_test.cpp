@@ -13,7 +13,9 @@ class FakeJudge : public Judge {
   FakeJudge(std::string name, std::function<bool(size_t)> ok, bool ready = true, bool sign = true)
       : name_(std::move(name)), ok_(std::move(ok)), ready_(ready), sign_(sign) {}
   std::string_view name() const override { return name_; }
-  bool Ready() const override { return ready_; }
+  bool Ready() const override { return ready_ && !failed; }
+  bool Failed() const override { return failed; }
+  bool failed = false;
   JudgeOutput JudgeBundle(const JudgeTask& task) override {
     ++calls;
     seen_targets = task.targets;
@@ -72,6 +74,19 @@ TEST(RouterTest, SkipsJudgesThatAreNotReady) {
   EXPECT_TRUE(r.Ready());
   JudgeOutput out = r.JudgeBundle(Task(1));
   EXPECT_EQ(down->calls, 0);
+  EXPECT_EQ(out[0]->judge, "default");
+}
+
+TEST(RouterTest, AJudgeThatFailedForGoodMakesTheRouterFailedWhileTheFallbackAnswers) {
+  auto llm = std::make_shared<FakeJudge>("llm", [](size_t) { return true; });
+  auto fallback = std::make_shared<FakeJudge>("default", [](size_t) { return true; });
+  Router r({llm, fallback});
+  EXPECT_FALSE(r.Failed());
+  llm->failed = true;
+  EXPECT_TRUE(r.Failed());
+  EXPECT_TRUE(r.Ready());
+  JudgeOutput out = r.JudgeBundle(Task(1));
+  EXPECT_EQ(llm->calls, 0);
   EXPECT_EQ(out[0]->judge, "default");
 }
 

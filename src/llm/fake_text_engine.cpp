@@ -97,6 +97,11 @@ bool FakeTextEngine::Ready() const {
   return !failed_ && !stopping_;
 }
 
+bool FakeTextEngine::Failed() const {
+  std::lock_guard lock(mu_);
+  return failed_;
+}
+
 void FakeTextEngine::set_script(FakeScript script) {
   std::lock_guard lock(mu_);
   script_ = std::move(script);

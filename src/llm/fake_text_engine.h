@@ -68,6 +68,7 @@ class FakeTextEngine : public TextEngine {
   std::vector<int32_t> Tokenize(const std::string& text) const override;
   EngineCounters Counters() const override;
   bool Ready() const override;
+  bool Failed() const override;
   const std::string& model_identity() const override { return identity_; }
 
   void set_script(FakeScript script);

@@ -14,7 +14,8 @@
 //     with an exception;
 //   - a failure on the engine's thread fails only the requests it was working
 //     on, is counted in EngineCounters::faults, and the engine goes on; one it
-//     cannot survive makes Ready() false for good, so a router skips it;
+//     cannot survive makes Ready() false and Failed() true for good, so a
+//     router skips it and /readyz reports it;
 //   - on_late, when given, is called on the engine's thread with the result
 //     of work that finished after its deadline; a throw from it is a fault of
 //     that request, not of the engine.
@@ -58,6 +59,14 @@ struct EngineRequest {
   // Admission order: a higher priority is admitted first; equal priorities
   // go earliest deadline first.
   int priority = 0;
+  // SubmitAll only: this request starts decoding once every lockstep request
+  // of the same SubmitAll call that the engine has admitted has decoded its
+  // prompt, so that they all decode together, one token each per step, as
+  // llama-batched-bench does. Off, a request decodes as soon as its own
+  // prompt is in, alongside the others' prefill (the default: an early
+  // request never waits for a later prompt). Engines that answer one request
+  // at a time (the fake) ignore it.
+  bool lockstep = false;
   std::string id;  // for logs
 };
 
@@ -130,6 +139,10 @@ class TextEngine {
   virtual EngineCounters Counters() const = 0;
   // False when the engine cannot make progress (stalled, stopped or failed).
   virtual bool Ready() const = 0;
+  // True once a failure it cannot survive has stopped it for good (Ready()
+  // is false too): health checks (/readyz) report it, while a router only
+  // skips the engine and its fallback answers.
+  virtual bool Failed() const = 0;
   // The model's stable identity, stamped on judgments.
   virtual const std::string& model_identity() const = 0;
 };

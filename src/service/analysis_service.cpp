@@ -135,7 +135,9 @@ bool AnalysisService::ProbeDue() {
 bool AnalysisService::Ready() {
   if (!storage_ok_.load() && ProbeDue())
     NoteStorage(store_.Put({ProbeRow(WallNowMs())}), "probe", true);
-  return judge_.Ready() && storage_ok_.load();
+  // A judge that failed for good is not ready even when a router still
+  // answers through its fallback: the deployment has lost its model.
+  return judge_.Ready() && !judge_.Failed() && storage_ok_.load();
 }
 
 size_t AnalysisService::signals_in_flight() const {

@@ -65,7 +65,8 @@ class AnalysisService {
                                    const std::string& traceparent = {});
 
   std::string Epoch() const { return store_.Epoch(); }
-  // The judge makes progress and the store takes writes. While storage is
+  // The judge makes progress, has not failed for good (Judge::Failed: its
+  // engine died, even if a fallback answers) and the store takes writes. While storage is
   // down, a call probes it with a write at most once a second, so that
   // readiness comes back by itself when space does.
   bool Ready();

@@ -54,6 +54,10 @@ class FakeJudge : public Judge {
   std::mutex late_mu;
   std::function<void(size_t, const Judgment&)> last_on_late;  // of the last task
   std::atomic<std::chrono::milliseconds> delay{std::chrono::milliseconds(0)};  // set by the test thread
+  // Judge::Failed: a part of it failed for good while it still answers
+  // (a router whose engine died, answering through its fallback).
+  bool Failed() const override { return failed.load(); }
+  std::atomic<bool> failed{false};
 };
 
 constexpr TimeMs kT0 = 1'800'000'000'000;
@@ -387,6 +391,32 @@ TEST(ServiceStorage, DiskFullIsAnIoErrorNotReadyAndRecoversWhenSpaceReturns) {
   }
   EXPECT_TRUE(ready);
   EXPECT_TRUE(service.Analyze(request("p4"), "r", Clock::now() + 10s, &errs).ok());
+}
+
+// An engine failure the engine cannot survive: the router still answers
+// through its fallback, but /readyz (Ready) reports the lost model.
+TEST(ServiceReadiness, AJudgeThatFailedForGoodIsNotReadyButStillAnswers) {
+  auto store = NewMemoryStore();
+  FakeJudge judge;
+  MetricsRegistry metrics;
+  AnalysisService service(*store, judge, metrics, nullptr, ServiceOptions{});
+  AnalysisRequest r;
+  r.analyzed_at = {kT0, FormatUtc(kT0)};
+  Spot s;
+  s.info.spot_id = "s1";
+  Bundle b;
+  b.post_id = "p1";
+  b.post = Sig("p1", "u1", kT0 - 60'000, "HIGH");
+  s.bundles.push_back(b);
+  r.spots.push_back(s);
+  r.new_signals = {{SignalKind::kPost, "p1", "p1"}};
+  EXPECT_TRUE(service.Ready());
+  judge.failed = true;
+  EXPECT_FALSE(service.Ready());
+  std::vector<FieldError> errs;
+  auto answered = service.Analyze(r, "r", Clock::now() + 10s, &errs);
+  ASSERT_TRUE(answered.ok()) << answered.status().ToString();
+  EXPECT_EQ(judge.calls, 1);
 }
 
 TEST(ServiceStorage, IoErrorOnReadsIsAnIoError) {

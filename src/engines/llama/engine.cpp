@@ -73,9 +73,9 @@ Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& op
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cp.n_threads = threads;
   cp.n_threads_batch = threads;
-  // One KV stream per active sequence: a token attends over its own prompt
-  // only. The prefix cache lives in host memory (prefix_cache.h).
-  cp.kv_unified = false;
+  // By default one KV stream per active sequence: a token attends over its
+  // own prompt only. The prefix cache lives in host memory (prefix_cache.h).
+  cp.kv_unified = options.kv_unified;
   cp.flash_attn_type = options.flash_attn == FlashAttention::kOn ? LLAMA_FLASH_ATTN_TYPE_ENABLED
                        : options.flash_attn == FlashAttention::kAuto
                            ? LLAMA_FLASH_ATTN_TYPE_AUTO
@@ -126,9 +126,11 @@ std::vector<std::future<Result<EngineResult>>> LlamaEngine::SubmitAll(
     std::vector<EngineRequest> requests, LateResultFn on_late) {
   std::vector<std::future<Result<EngineResult>>> futures;
   std::vector<std::unique_ptr<Job>> jobs;
+  const uint64_t group = next_group_.fetch_add(1, std::memory_order_relaxed);
   for (auto& request : requests) {
     auto job = std::make_unique<Job>();
     job->faulted = &counters_->faulted_requests;
+    if (request.lockstep) job->group = group;
     job->prompt =
         request.prompt_tokens.empty()
             ? st_->vocab.Tokenize(request.prompt, /*parse_special=*/true)
@@ -248,6 +250,11 @@ bool LlamaEngine::Ready() const {
   const int64_t idle_ns = NowNs() - last_progress_ns_.load();
   return idle_ns <
          std::chrono::duration_cast<std::chrono::nanoseconds>(options_.stall_timeout).count();
+}
+
+bool LlamaEngine::Failed() const {
+  std::lock_guard lock(mu_);
+  return failed_;
 }
 
 void LlamaEngine::Complete(Job& job, Result<EngineResult> result) {

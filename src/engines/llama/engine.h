@@ -79,6 +79,11 @@ struct EngineOptions {
   // ~112 KB per token); 0 turns reuse off.
   size_t cache_budget_bytes = size_t{2} << 30;
   FlashAttention flash_attn = FlashAttention::kOff;
+  // One KV buffer for every sequence instead of a stream each: n_ctx cells
+  // shared, a sequence may grow to all of them; every token's attention then
+  // scans the whole buffer (masked), so it suits short prompts
+  // (docs/benchmarks.md, "KV layout").
+  bool kv_unified = false;
   std::string cache_dir;       // where the prefix cache persists; empty: nowhere
   size_t queue_capacity = 64;  // pending requests beyond this get kUnavailable
   std::chrono::milliseconds stall_timeout{15000};  // Ready() false after this without progress
@@ -128,6 +133,7 @@ class LlamaEngine : public llm::TextEngine {
 
   EngineCounters Counters() const override;
   bool Ready() const override;
+  bool Failed() const override;
   const std::string& model_identity() const override { return identity_; }
   const EngineOptions& options() const { return options_; }
   // Writes the prefix cache to cache_dir now (also done at destruction).
@@ -172,6 +178,7 @@ class LlamaEngine : public llm::TextEngine {
   int consecutive_faults_ = 0;  // engine thread only
   std::thread thread_;
 
+  std::atomic<uint64_t> next_group_{1};  // lockstep groups (EngineRequest::lockstep)
   std::atomic<int64_t> last_progress_ns_{0};
   std::atomic<bool> busy_{false};
   std::unique_ptr<AtomicCounters> counters_;

@@ -37,6 +37,7 @@ struct LlamaEngine::Job {
   std::promise<Result<EngineResult>> promise;
   std::vector<llama_token> prompt;  // tokenized on the submitting thread
   bool pin_prefix = false;          // WarmPrefix: keep the prompt as a pinned cache entry
+  uint64_t group = 0;               // the SubmitAll call of a lockstep request; 0: none
   bool done = false;
 };
 

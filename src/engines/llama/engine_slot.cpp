@@ -214,6 +214,22 @@ bool LlamaEngine::Step() {
     candidates.push_back({!s->pending.empty(), s->suspect, s->held_steps});
   }
   const std::vector<bool> hold = SequencesToHold(candidates, options_.loop_hold);
+  // A lockstep request waits, its first token sampled, until the prompts of
+  // its group are in: then the group decodes together, one ubatch per step.
+  // (With a KV stream per sequence llama.cpp splits a batch into ubatches of
+  // equal token counts per sequence, so a decode token next to a prompt
+  // chunk costs a ubatch of its own: the weights are read once more.)
+  std::vector<uint64_t> prefilling_groups;
+  for (const auto& s : st.slots) {
+    if (s->prefilling && s->job->group != 0) prefilling_groups.push_back(s->job->group);
+  }
+  std::vector<bool> wait(st.slots.size(), false);
+  for (size_t i = 0; i < st.slots.size(); ++i) {
+    const Slot& s = *st.slots[i];
+    wait[i] = !s.prefilling && s.job->group != 0 &&
+              std::find(prefilling_groups.begin(), prefilling_groups.end(), s.job->group) !=
+                  prefilling_groups.end();
+  }
   // The batch budget goes by deadline; the tokens go in by sequence id, so
   // that llama.cpp decodes the streams of consecutive ids in one pass.
   Batch& batch = *st.batch;
@@ -222,6 +238,7 @@ bool LlamaEngine::Step() {
   size_t room = static_cast<size_t>(batch.capacity());
   for (size_t i = 0; i < st.slots.size(); ++i) {
     Slot& s = *st.slots[i];
+    if (wait[i]) continue;
     if (hold[i]) {
       ++s.held_steps;
       Bump(counters_->loop_holds);

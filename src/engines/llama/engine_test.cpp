@@ -317,6 +317,46 @@ TEST(LlamaEngine, ConcurrentClientsGetTheirOwnAnswers) {
   EXPECT_LT(c.decode_calls, c.generated);
 }
 
+// Lockstep requests of one SubmitAll call start decoding together, once the
+// last prompt is in (as llama-batched-bench does); without lockstep a short
+// prompt decodes, and here finishes, while the long ones still prefill.
+TEST(LlamaEngine, LockstepRequestsDecodeOnlyOnceEveryPromptOfTheirCallIsIn) {
+  for (const bool lockstep : {true, false}) {
+    EngineOptions o = TinyEngineOptions();
+    o.n_batch = 16;  // the long prompts take several steps
+    o.max_active = 3;
+    o.loop_hold.max_steps = 0;
+    o.guard.min_span = o.guard.short_min_span = 1u << 30;
+    auto engine = MakeEngine(o);
+    std::vector<EngineRequest> requests;
+    for (int i = 0; i < 3; ++i) {
+      EngineRequest req;
+      for (int k = 0; k < (i == 0 ? 8 : 40); ++k) req.prompt_tokens.push_back(300 + 17 * i + k);
+      req.max_tokens = 2;
+      req.retry_on_loop = false;
+      req.lockstep = lockstep;
+      // The short prompt first in admission and in the batch budget.
+      req.deadline = EngineClock::now() + (i == 0 ? 1h : 2h);
+      requests.push_back(std::move(req));
+    }
+    auto futures = engine->SubmitAll(std::move(requests));
+    std::vector<EngineResult> results;
+    for (auto& f : futures) {
+      auto r = f.get();
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      results.push_back(*r);
+    }
+    EngineClock::time_point last_prefill{};
+    for (const auto& r : results) last_prefill = std::max(last_prefill, r.prefilled_at);
+    EXPECT_EQ(results[0].generated_tokens, 2);
+    if (lockstep) {
+      for (const auto& r : results) EXPECT_GT(r.finished_at, last_prefill);
+    } else {
+      EXPECT_LT(results[0].finished_at, last_prefill);  // done before the others were in
+    }
+  }
+}
+
 // A throw on the engine thread (the fault hook, before a step's decode)
 // fails that step's requests with kInternal, is counted, and the engine goes
 // on answering: the process does not end.

@@ -60,6 +60,7 @@ class LlamaJudge : public Judge {
   std::string_view name() const override { return "llama"; }
   JudgeOutput JudgeBundle(const JudgeTask& task) override;
   bool Ready() const override { return engine_->Ready(); }
+  bool Failed() const override { return engine_->Failed(); }
 
   const llm::OutputCounters& output_counters() const { return output_counters_; }
   // The chat-formatted prompt and grammar JudgeBundle would run (for tests and tools).

@@ -189,9 +189,14 @@ TEST(LlamaJudgeUnit, AFatalFaultMakesTheJudgeNotReadyAndTheFallbackAnswers) {
   ASSERT_TRUE(made.ok());
   std::shared_ptr<LlamaJudge> llama = std::move(made).value();
   judges::Router router({llama, std::make_shared<FixedJudge>()});
+  EXPECT_FALSE(llama->Failed());
+  EXPECT_FALSE(router.Failed());
   EXPECT_EQ(llama->JudgeBundle(Task("p", 0))[0].status().code(), ErrorCode::kInternal);
   EXPECT_FALSE(llama->Ready());
-  EXPECT_TRUE(router.Ready());  // the fallback still is
+  EXPECT_TRUE(engine.Failed());
+  EXPECT_TRUE(llama->Failed());
+  EXPECT_TRUE(router.Ready());   // the fallback still is, and answers
+  EXPECT_TRUE(router.Failed());  // but /readyz reports the lost model (AnalysisService::Ready)
   const JudgeOutput out = router.JudgeBundle(Task("q", 1));
   ASSERT_TRUE(out[0].ok());
   EXPECT_EQ(out[0]->judge, "fixed");
