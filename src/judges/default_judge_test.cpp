@@ -50,6 +50,18 @@ TEST(DefaultJudgeTest, JudgesABundleAndSaysWhoAnswered) {
   EXPECT_EQ(judge.prefilter().counts().punctuation, 1u);
 }
 
+TEST(DefaultJudgeTest, ACommentsOwnStatedCauseWinsOverThePosts) {
+  DefaultJudge judge;
+  // The post's cause is EVENT (오픈날); the comment states another of its own.
+  JudgeOutput out = judge.JudgeBundle(
+      PopupTask({"창구 하나만 열어서 줄 더 길어졌어요 40분째", "비 와서 그런지 이제 한산해요"}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1]->level, Level::kHigh);
+  EXPECT_EQ(out[1]->cause, Cause::kOther);  // staffing: a cause of its own, not the post's
+  EXPECT_EQ(out[2]->level, Level::kLow);
+  EXPECT_EQ(out[2]->cause, Cause::kWeather);  // a LOW report with its stated cause
+}
+
 TEST(DefaultJudgeTest, OnlyTargetsComeBackInOrder) {
   DefaultJudge judge;
   JudgeTask t = PopupTask({"한산해요", "저도요"});

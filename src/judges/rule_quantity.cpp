@@ -292,10 +292,12 @@ Level WaitLevel(WaitInfo::Unit unit, double a) {
     // docs/quality.md "## Rule passes".
     case WaitInfo::kMinutes:
       return a <= 3 ? Level::kLow : a < 25 ? Level::kMedium : Level::kHigh;
+    // Teams and people ahead re-fitted on the 13 written files (issue 13, second round:
+    // 10+ teams are HIGH 10 times in 12, 20-29 people 27 in 42, 30+ people 33 in 40).
     case WaitInfo::kTeams:
-      return a <= 1 ? Level::kLow : a <= 14 ? Level::kMedium : Level::kHigh;
+      return a <= 1 ? Level::kLow : a <= 9 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kPeople:
-      return a <= 5 ? Level::kLow : a < 35 ? Level::kMedium : Level::kHigh;
+      return a <= 5 ? Level::kLow : a < 20 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kMeters:
       return a < 10 ? Level::kLow : a < 50 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kTicket:
