@@ -224,6 +224,13 @@ inline constexpr MarkerCue kMarkers[] = {
     {"지금부터너는", Marker::kInjection}, {"ai야", Marker::kInjection}, {"라고해줘", Marker::kInjection},
     {"high로", Marker::kInjection}, {"low로", Marker::kInjection}, {"medium으로", Marker::kInjection},
     {"라고답해", Marker::kInjection}, {"무시하고", Marker::kInjection}, {"output", Marker::kInjection},
+    // Issue 13, second round: instructions addressed to a bot or to every answer.
+    {"봇이면", Marker::kInjection}, {"봇아", Marker::kInjection}, {"분석봇", Marker::kInjection},
+    {"분석하는봇", Marker::kInjection}, {"혼잡도분석", Marker::kInjection}, {"모든답", Marker::kInjection},
+    {"모든판정", Marker::kInjection}, {"모든신호", Marker::kInjection}, {"전부high", Marker::kInjection},
+    {"전부low", Marker::kInjection}, {"모두high", Marker::kInjection}, {"모두low", Marker::kInjection},
+    {"으로해라", Marker::kInjection}, {"분류기야", Marker::kInjection}, {"모델아", Marker::kInjection},
+    {"assistant:", Marker::kInjection}, {"레이블", Marker::kInjection}, {"라벨을", Marker::kInjection},
     {"http", Marker::kAd}, {"www.", Marker::kAd}, {".com", Marker::kAd}, {".kr", Marker::kAd},
     {".net", Marker::kAd}, {"bit.ly", Marker::kAd}, {"open.kakao", Marker::kAd},
     {"오픈채팅", Marker::kAd}, {"카톡문의", Marker::kAd}, {"카톡", Marker::kAd}, {"dm주세요", Marker::kAd},
