@@ -169,6 +169,9 @@ inline constexpr LevelCue kLevelCues[] = {
     {"crazy", H, 1.1, M}, {"insane", H, 1.2, M}, {"jammed", H, 1.4, M}, {"longline", H, 1.3, M},
     {"longwait", H, 1.3, M}, {"hugeline", H, 1.4, M}, {"busy", H, 0.9, L}, {"sardine", H, 1.3, M},
     {"madhouse", H, 1.3, M}, {"soldout", H, 1.2, H}, {"full", H, 0.9, M},
+    {"nobody", L, 1.2, M}, {"calm", L, 1.0, M}, {"chill", L, 0.9, M}, {"huge", H, 1.1, M},
+    {"outthedoor", H, 1.3, M}, {"barelywalk", H, 1.3, M}, {"barelymove", H, 1.3, M},
+    {"fillingup", M, 1.1, L}, {"movingslow", M, 1.0, L},
     // UNKNOWN: relevant, level cannot be told
     {"애매", U, 1.2, U}, {"모르겠", U, 0.9, U}, {"판단하기어렵", U, 1.3, U}, {"판단이어렵", U, 1.3, U},
     {"말하기어렵", U, 1.3, U}, {"왔다갔다", U, 1.1, U}, {"생겼다없어졌다", U, 1.3, U}, {"들쭉날쭉", U, 1.2, U},

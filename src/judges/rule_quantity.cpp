@@ -314,6 +314,7 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   if (n.len == 0) return 0;
   size_t p = pos + n.len;
   if (At(t, p, "여") && !At(t, p, "여유")) p += 3;  // "30여 분", "스무여 명": about
+  if (n.digits && At(t, p, "+")) ++p;               // "30+ min", "20+ people": at least
   out->pos = pos;
   out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
   size_t before_lo = pos >= 24 ? pos - 24 : 0;
@@ -328,6 +329,15 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     while (q < t.size() && t[q] >= 'a' && t[q] <= 'z') ++q;
     out->info.unit = WaitInfo::kMinutes;
     out->info.amount = hours ? n.value * 60 : n.value;
+    len = q - pos;
+  } else if (n.digits && (At(t, p, "people") || At(t, p, "ppl")) &&
+             (Near(t, before_lo, pos, {"line", "queue", "앞에", "줄"}) ||
+              Near(t, p, p + 24, {"ahead", "infront", "behind", "inline", "waiting", "line"}))) {
+    // "taxi line here is like 20 people", "20+ people behind me".
+    size_t q = p;
+    while (q < t.size() && t[q] >= 'a' && t[q] <= 'z' && q < p + 6) ++q;
+    out->info.unit = WaitInfo::kPeople;
+    out->info.amount = n.value;
     len = q - pos;
   } else if (At(t, p, "팀") && !n.few) {
     out->info.unit = WaitInfo::kTeams;
@@ -395,7 +405,7 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
 // Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, and ASCII m/h (min, hour, m).
 bool IsUnitStart(char32_t cp) {
   return cp == U'분' || cp == U'시' || cp == U'팀' || cp == U'명' || cp == U'번' || cp == U'대' ||
-         cp == U'미' || cp == 'm' || cp == 'h';
+         cp == U'미' || cp == 'm' || cp == 'h' || cp == 'p';
 }
 
 std::vector<Figure> FindFigures(std::string_view t) {

@@ -81,6 +81,14 @@ TEST(QuantityTest, RangesTakeTheMiddle) {
   EXPECT_EQ(First("20~30분 기다려야 해요")->form, FigureForm::kRange);
 }
 
+TEST(QuantityTest, EnglishFigures) {
+  ExpectWait("taxi line here is like 20 people", WaitInfo::kPeople, 20, Level::kHigh);
+  ExpectWait("now the line's out the door, 20+ people behind me", WaitInfo::kPeople, 20,
+             Level::kHigh);
+  ExpectWait("the line's still huge, like 30+ min", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectNoWait("20 people came with me");
+}
+
 TEST(QuantityTest, BoundsFittedOnTheWrittenFiles) {
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 1), Level::kLow);
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 2), Level::kMedium);  // a queue, however short
