@@ -1,6 +1,7 @@
 #include "judges/default_judge.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "judges/cause_text.h"
 #include "judges/text_util.h"
@@ -38,7 +39,7 @@ double RuleConfidence(float field, float overall) { return field > 0 ? field : o
 }  // namespace
 
 Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, size_t i,
-                              bool event_spot) const {
+                              bool event_spot, ClassifierPrediction* prediction) const {
   using Mode = DefaultJudgeOptions::Mode;
   Judgment j;
   RuleVerdict v;
@@ -53,6 +54,7 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
     return j;
   }
   const ClassifierPrediction p = classifier_->Predict(text);
+  if (prediction) *prediction = p;
   const double clf_rel = p.cal_relevant;  // calibrated P(RELEVANT)
   const double rule_rel_conf = RuleConfidence(v.relevance_confidence, v.confidence);
   const double rule_lvl_conf = RuleConfidence(v.level_confidence, v.confidence);
@@ -171,13 +173,16 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
     ctx.parent = i == 0 ? nullptr : &judged[i - 1];
     ctx.post = i == 0 ? nullptr : &judged[0];
     Judgment j;
+    std::optional<ClassifierPrediction> p;  // the classifier's reading, when it ran
     if (prefilter_->IsNoise(text)) {
       j = PrefilterJudgment();
       j.model = std::string(kDefaultJudgeVersion);
       j.relevance_confidence = kPrefilterConfidence;
       j.level_confidence = 1.0;
     } else {
-      j = Decide(text, ctx, i, event_spot);
+      p.emplace();
+      j = Decide(text, ctx, i, event_spot, &*p);
+      if (options_.mode == DefaultJudgeOptions::Mode::kRulesOnly) p.reset();
     }
     if (i == 0) {
       // The bundle's context cause: the post's own, else the words of the post, else the venue.
@@ -186,14 +191,10 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
         rules_.DetectCause(text, &ctx.post_cause_key);
       } else {
         ctx.post_cause = rules_.DetectCause(text, &ctx.post_cause_key);
-        if (ctx.post_cause == Cause::kNone &&
-            options_.mode != DefaultJudgeOptions::Mode::kRulesOnly && !prefilter_->IsNoise(text)) {
-          // Words the lexicon does not know ("딸기시루 때문에"): the classifier's reading.
-          const ClassifierPrediction p = classifier_->Predict(text);
-          if (p.stated_cause != Cause::kNone &&
-              p.p_stated_cause >= options_.classifier_min_post_cause)
-            ctx.post_cause = p.stated_cause;
-        }
+        // Words the lexicon does not know ("딸기시루 때문에"): the classifier's reading.
+        if (ctx.post_cause == Cause::kNone && p && p->stated_cause != Cause::kNone &&
+            p->p_stated_cause >= options_.classifier_min_post_cause)
+          ctx.post_cause = p->stated_cause;
         if (ctx.post_cause == Cause::kNone && event_spot) ctx.post_cause = Cause::kEvent;
       }
     }

@@ -69,8 +69,10 @@ class DefaultJudge : public Judge {
   const Prefilter& prefilter() const { return *prefilter_; }
 
  private:
-  // The judgment of one signal that is not noise.
-  Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot) const;
+  // The judgment of one signal that is not noise; its classifier prediction into
+  // `prediction` when the classifier ran (not in kRulesOnly; may be null).
+  Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot,
+                  ClassifierPrediction* prediction = nullptr) const;
   // The cause and cause text of a RELEVANT judgment whose level is decided.
   void ChooseCause(const std::string& text, const RuleVerdict& v, const ClassifierPrediction& p,
                    const RuleContext& ctx, size_t i, bool event_spot, Judgment* j) const;

@@ -292,8 +292,9 @@ Level WaitLevel(WaitInfo::Unit unit, double a) {
     // docs/quality.md "## Rule passes".
     case WaitInfo::kMinutes:
       return a <= 3 ? Level::kLow : a < 25 ? Level::kMedium : Level::kHigh;
-    // Teams and people ahead re-fitted on the 13 written files (issue 13, second round:
-    // 10+ teams are HIGH 10 times in 12, 20-29 people 27 in 42, 30+ people 33 in 40).
+    // Teams and people ahead re-fitted on the 13 written files (issue 13, second round;
+    // relevant texts of at most 60 characters with one figure): 10-14 teams HIGH 10 of
+    // 12, 15+ teams 14 of 14; 20-29 people 27 of 42, 30+ people 47 of 54.
     case WaitInfo::kTeams:
       return a <= 1 ? Level::kLow : a <= 9 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kPeople:
