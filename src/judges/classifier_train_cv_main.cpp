@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
         if (grid_key == "min-post-cause") go.classifier_min_post_cause = x;
         if (grid_key == "level-override") go.level_override = x;
         if (grid_key == "level-override-quantity") go.level_override_quantity = x;
+        if (grid_key == "plain-waits-hold") go.plain_waits_hold = x > 0.5f;
         if (grid_key == "relevance-override") go.relevance_override = x;
         nj::DefaultJudge gj(clf, go);
         grid_reports[g].push_back(nj::Evaluate(gj, folds[w].bundles));

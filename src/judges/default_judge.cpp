@@ -58,8 +58,17 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
   const double clf_rel = p.cal_relevant;  // calibrated P(RELEVANT)
   const double rule_rel_conf = RuleConfidence(v.relevance_confidence, v.confidence);
   const double rule_lvl_conf = RuleConfidence(v.level_confidence, v.confidence);
-  const float level_override =
-      v.pass == "quantity" ? options_.level_override_quantity : options_.level_override;
+  // A wait in minutes the label guide places plainly ("대기 40분", "10분 정도") is not
+  // overruled; the band around its 20-25 minute bound, and queue sizes, may be.
+  const bool plain_wait = options_.plain_waits_hold && v.pass == "quantity" && v.wait &&
+                          v.wait->unit == WaitInfo::kMinutes &&
+                          (v.wait->amount <= 3 || (v.wait->amount >= 5 && v.wait->amount <= 15) ||
+                           v.wait->amount >= 25);
+  // Sarcasm is read by the rules only: a bag of n-grams takes "한적하네요^^" literally.
+  const bool irony = options_.plain_waits_hold && v.row == "negation-irony/irony";
+  const float level_override = plain_wait || irony    ? 1.01f
+                               : v.pass == "quantity" ? options_.level_override_quantity
+                                                      : options_.level_override;
   const bool rule_says_rel = v.decided && v.judgment.relevance == Relevance::kRelevant;
   // The classifier's confidence that the rules' relevance is wrong.
   const double clf_against = v.decided ? (rule_says_rel ? 1 - clf_rel : clf_rel) : 0;

@@ -50,6 +50,10 @@ struct DefaultJudgeOptions {
   float level_override = 0.8f;
   // The same for a level the rules read from a figure (the quantity pass: "대기 40분").
   float level_override_quantity = 0.8f;
+  // A wait in minutes at or under 3, from 5 to 15, or from 25 keeps the rules' level
+  // (the label guide's own bounds; 4 and 16-24 minutes may still be overruled), and so
+  // does the level of the irony row.
+  bool plain_waits_hold = true;
 };
 
 // The prefilter's relevance confidence: the share of prefiltered signals labeled

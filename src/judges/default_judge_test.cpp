@@ -161,5 +161,20 @@ TEST(DefaultJudgeTest, AConfidentClassifierOverrulesARuleLevel) {
   EXPECT_GT(b[1]->level_confidence, 0.99);
 }
 
+TEST(DefaultJudgeTest, APlainWaitInMinutesIsNotOverruled) {
+  DefaultJudgeOptions on;
+  on.relevance_override = 1.01f;
+  on.level_override = 0.9f;
+  on.level_override_quantity = 0.9f;
+  // The sure classifier says HIGH; "10분 정도" is MEDIUM by the label guide's own bounds.
+  JudgeTask t = PopupTask({"지금 줄 서 있는데 10분 정도", "지금 줄 서 있는데 20분 정도"});
+  JudgeOutput b = DefaultJudge(SureClassifier(), on).JudgeBundle(t);
+  EXPECT_EQ(b[1]->level, Level::kMedium);
+  EXPECT_EQ(b[2]->level, Level::kHigh);  // 20 minutes, near the bound: the classifier may
+  DefaultJudgeOptions off = on;
+  off.plain_waits_hold = false;
+  EXPECT_EQ(DefaultJudge(SureClassifier(), off).JudgeBundle(t)[1]->level, Level::kHigh);
+}
+
 }  // namespace
 }  // namespace nunchi::judges
