@@ -72,6 +72,12 @@ ClassifierPrediction Classifier::Predict(std::string_view text) const {
   pick(kCauseCol, kAllCauses.size(), &bc, &p.p_cause);
   p.level = kAllLevels[bl];
   p.cause = kAllCauses[bc];
+  // The likeliest stated cause by its own one-vs-rest score (NONE excluded).
+  for (size_t k = 0; k < kAllCauses.size(); ++k) {
+    if (kAllCauses[k] == Cause::kNone) continue;
+    float s = Sigmoid(score[kCauseCol + k]);
+    if (s > p.p_stated_cause) p.p_stated_cause = s, p.stated_cause = kAllCauses[k];
+  }
   p.rel_score = score[0];
   const Calibration& cal = model_.calibration;
   if (cal.fitted) {

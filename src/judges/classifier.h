@@ -125,6 +125,10 @@ struct ClassifierPrediction {
   float p_level = 0;  // the level head's normalised top share (uncalibrated)
   Cause cause = Cause::kNone;
   float p_cause = 0;
+  // The likeliest cause other than NONE and the sigmoid of its one-vs-rest score
+  // (uncalibrated): "some cause is stated, and it is this one".
+  Cause stated_cause = Cause::kNone;
+  float p_stated_cause = 0;
   float rel_score = 0;  // raw relevance score
   // Calibrated: P(RELEVANT), and P(level == the label's | RELEVANT). Equal to the raw
   // ones when the model carries no fitted calibration.

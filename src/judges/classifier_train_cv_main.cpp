@@ -1,5 +1,6 @@
 // nunchi_classifier_cv [--variants a,b,...] [--relevance-override X] [--level-override X]
-//                      [--calibrated-relevant P] [--list-high-low]
+//                      [--calibrated-relevant P] [--min-cause P] [--min-cause-low P]
+//                      [--list-high-low] [--list relevance|level|cause]
 //                      GENERATED.jsonl WRITTEN.jsonl...
 // Developer tool: leave-one-writer-out cross-validation of the classifier
 // variants (classifier.h VariantOptions). For each written file (one writer),
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
   nj::DefaultJudgeOptions jo;
   std::vector<std::string> files;
   bool list_high_low = false;  // print the held-out signals labeled HIGH and judged LOW
+  std::string list_field;      // "relevance", "level" or "cause": print those held-out mistakes
+  // --grid KEY=v1,v2: also score the judge with one decision option set to each value
+  // (min-cause, min-cause-low, min-post-cause, level-override, relevance-override), same models.
+  std::string grid_key;
+  std::vector<float> grid_values;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a == "--variants" && k + 1 < argc) {
@@ -64,8 +70,21 @@ int main(int argc, char** argv) {
       jo.relevance_override = std::stof(argv[++k]);
     } else if (a == "--list-high-low") {
       list_high_low = true;
+    } else if (a == "--grid" && k + 1 < argc) {
+      std::string g = argv[++k];
+      grid_key = g.substr(0, g.find('='));
+      for (const std::string& v : Split(g.substr(g.find('=') + 1)))
+        grid_values.push_back(std::stof(v));
+    } else if (a == "--list" && k + 1 < argc) {
+      list_field = argv[++k];
     } else if (a == "--calibrated-relevant" && k + 1 < argc) {
       jo.classifier_calibrated_relevant = std::stof(argv[++k]);
+    } else if (a == "--min-cause" && k + 1 < argc) {
+      jo.classifier_min_cause = std::stof(argv[++k]);
+    } else if (a == "--min-post-cause" && k + 1 < argc) {
+      jo.classifier_min_post_cause = std::stof(argv[++k]);
+    } else if (a == "--min-cause-low" && k + 1 < argc) {
+      jo.classifier_min_cause_low = std::stof(argv[++k]);
     } else if (a == "--level-override" && k + 1 < argc) {
       jo.level_override = std::stof(argv[++k]);
     } else {
@@ -127,6 +146,7 @@ int main(int argc, char** argv) {
     // Pass 2: calibrate each on the others' held-out scores; score the held-out writer.
     size_t c_n = 0, c_rel = 0, c_lvl_n = 0, c_lvl = 0;
     std::vector<nj::EvalReport> reports;
+    std::vector<std::vector<nj::EvalReport>> grid_reports(grid_values.size());
     for (size_t w = 0; w < folds.size(); ++w) {
       std::vector<float> rs, ls;
       std::vector<bool> ry, ly;
@@ -161,6 +181,19 @@ int main(int argc, char** argv) {
       auto clf = std::make_shared<const nj::Classifier>(models[w]);
       nj::DefaultJudge judge(clf, jo);
       nj::EvalReport r = nj::Evaluate(judge, folds[w].bundles);
+      for (size_t g = 0; g < grid_values.size(); ++g) {
+        nj::DefaultJudgeOptions go = jo;
+        const float x = grid_values[g];
+        if (grid_key == "min-cause") go.classifier_min_cause = x;
+        if (grid_key == "min-cause-low") go.classifier_min_cause_low = x;
+        if (grid_key == "min-post-cause") go.classifier_min_post_cause = x;
+        if (grid_key == "level-override") go.level_override = x;
+        if (grid_key == "level-override-quantity") go.level_override_quantity = x;
+        if (grid_key == "plain-waits-hold") go.plain_waits_hold = x > 0.5f;
+        if (grid_key == "relevance-override") go.relevance_override = x;
+        nj::DefaultJudge gj(clf, go);
+        grid_reports[g].push_back(nj::Evaluate(gj, folds[w].bundles));
+      }
       per_writer += "| " + variant + " | " + folds[w].name + " | " + Pct(rel_ok, n) + " | " +
                     Pct(lok, ln) + " | " + Pct(r.relevance_correct, r.signals) + " | " +
                     Pct(r.level_correct_on_relevant, r.relevant_signals) + " | " +
@@ -172,7 +205,32 @@ int main(int argc, char** argv) {
             std::cerr << variant << " " << c.signal_id << " by " << c.judged.judge << " ("
                       << c.judged.relevance_confidence << "/" << c.judged.level_confidence
                       << "): " << c.text << "\n";
+      for (const auto& c : r.cases) {
+        const bool lrel = c.label.relevance == Relevance::kRelevant;
+        const bool jrel = c.judged.relevance == Relevance::kRelevant;
+        bool wrong = false;
+        if (list_field == "relevance") wrong = lrel != jrel;
+        if (list_field == "level") wrong = lrel && jrel && c.label.level != c.judged.level;
+        if (list_field == "cause")
+          wrong =
+              lrel && jrel && c.label.level == c.judged.level && c.label.cause != c.judged.cause;
+        if (wrong)
+          std::cerr << variant << " " << c.signal_id << " label "
+                    << nunchi::ToString(c.label.relevance) << "/" << nunchi::ToString(c.label.level)
+                    << "/" << nunchi::ToString(c.label.cause) << " judged "
+                    << nunchi::ToString(c.judged.relevance) << "/"
+                    << nunchi::ToString(c.judged.level) << "/" << nunchi::ToString(c.judged.cause)
+                    << " by " << c.judged.judge << ": " << c.text << "\n";
+      }
       reports.push_back(std::move(r));
+    }
+    for (size_t g = 0; g < grid_values.size(); ++g) {
+      nj::EvalReport gp = nj::PoolReports(grid_reports[g]);
+      std::cout << "| " << variant << " " << grid_key << "=" << grid_values[g] << " | | | "
+                << Pct(gp.relevance_correct, gp.signals) << " | "
+                << Pct(gp.level_correct_on_relevant, gp.relevant_signals) << " | "
+                << Pct(gp.cause_correct_on_relevant, gp.relevant_signals) << " | "
+                << gp.high_judged_low << " | | |\n";
     }
     nj::EvalReport pooled = nj::PoolReports(reports);
     char ece[64];

@@ -1,6 +1,7 @@
 #include "judges/default_judge.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "judges/cause_text.h"
 #include "judges/text_util.h"
@@ -38,7 +39,7 @@ double RuleConfidence(float field, float overall) { return field > 0 ? field : o
 }  // namespace
 
 Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, size_t i,
-                              bool event_spot) const {
+                              bool event_spot, ClassifierPrediction* prediction) const {
   using Mode = DefaultJudgeOptions::Mode;
   Judgment j;
   RuleVerdict v;
@@ -53,9 +54,21 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
     return j;
   }
   const ClassifierPrediction p = classifier_->Predict(text);
+  if (prediction) *prediction = p;
   const double clf_rel = p.cal_relevant;  // calibrated P(RELEVANT)
   const double rule_rel_conf = RuleConfidence(v.relevance_confidence, v.confidence);
   const double rule_lvl_conf = RuleConfidence(v.level_confidence, v.confidence);
+  // A wait in minutes the label guide places plainly ("대기 40분", "10분 정도") is not
+  // overruled; the band around its 20-25 minute bound, and queue sizes, may be.
+  const bool plain_wait = options_.plain_waits_hold && v.pass == "quantity" && v.wait &&
+                          v.wait->unit == WaitInfo::kMinutes &&
+                          (v.wait->amount <= 3 || (v.wait->amount >= 5 && v.wait->amount <= 15) ||
+                           v.wait->amount >= 25);
+  // Sarcasm is read by the rules only: a bag of n-grams takes "한적하네요^^" literally.
+  const bool irony = options_.plain_waits_hold && v.row == "negation-irony/irony";
+  const float level_override = plain_wait || irony    ? 1.01f
+                               : v.pass == "quantity" ? options_.level_override_quantity
+                                                      : options_.level_override;
   const bool rule_says_rel = v.decided && v.judgment.relevance == Relevance::kRelevant;
   // The classifier's confidence that the rules' relevance is wrong.
   const double clf_against = v.decided ? (rule_says_rel ? 1 - clf_rel : clf_rel) : 0;
@@ -78,15 +91,16 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
     j.relevance_confidence = rule_rel_conf;
     if (j.relevance == Relevance::kIrrelevant) {
       j.level_confidence = 1.0;
-    } else if (!holds && p.level != j.level && p.cal_level >= options_.level_override &&
+    } else if (!holds && p.level != j.level && p.cal_level >= level_override &&
                p.cal_level > rule_lvl_conf && clf_rel >= 0.5) {
       // The rules' relevance holds but the classifier is surer of another level.
       j.level = p.level;
       j.level_confidence = p.cal_level;
-      j.cause_text = MakeCauseText(j.relevance, j.level, j.cause, v.cause_key, v.wait);
     } else {
       j.level_confidence = rule_lvl_conf;
     }
+    if (j.relevance == Relevance::kRelevant && v.reason != "reply")
+      ChooseCause(text, v, p, ctx, i, event_spot, &j);
     Stamp(&j, "rules");
     return j;
   }
@@ -105,7 +119,7 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
   }
   j.relevance = Relevance::kRelevant;
   j.relevance_confidence = clf_rel;
-  if (rule_says_rel && !(p.level != v.judgment.level && p.cal_level >= options_.level_override &&
+  if (rule_says_rel && !(p.level != v.judgment.level && p.cal_level >= level_override &&
                          p.cal_level > rule_lvl_conf)) {
     j.level = v.judgment.level;
     j.level_confidence = rule_lvl_conf;
@@ -113,24 +127,41 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
     j.level = p.level;
     j.level_confidence = p.cal_level;
   }
-  bool busy = j.level == Level::kMedium || j.level == Level::kHigh;
-  std::string key;
-  Cause words = rules_.DetectCause(text, &key);
-  if (words != Cause::kNone && (busy || words == Cause::kWeather)) {
-    j.cause = words;
-  } else if (p.cause != Cause::kNone && p.p_cause >= options_.classifier_min_cause &&
-             (busy || p.cause == Cause::kWeather)) {
-    j.cause = p.cause;
-    key.clear();
-  } else if (busy && i > 0 && ctx.post_cause != Cause::kNone) {
-    j.cause = ctx.post_cause;
-    key = ctx.post_cause_key;
-  } else if (busy && event_spot) {
-    j.cause = Cause::kEvent;
-  }
-  j.cause_text = MakeCauseText(j.relevance, j.level, j.cause, key, v.wait);
+  ChooseCause(text, v, p, ctx, i, event_spot, &j);
   Stamp(&j, "classifier");
   return j;
+}
+
+void DefaultJudge::ChooseCause(const std::string& text, const RuleVerdict& v,
+                               const ClassifierPrediction& p, const RuleContext& ctx, size_t i,
+                               bool event_spot, Judgment* j) const {
+  // The label guide's order: the text's own stated cause (the rules' words, else the
+  // classifier's reading of the text), else, for a MEDIUM or HIGH report, the post's,
+  // else the venue's. A LOW or UNKNOWN report has a cause only when it states one.
+  const bool busy = j->level == Level::kMedium || j->level == Level::kHigh;
+  Cause cause = Cause::kNone;
+  std::string key;
+  if (v.decided) {
+    if (v.cause_stated) {
+      cause = v.judgment.cause;
+      key = v.cause_key;
+    }
+  } else {
+    cause =
+        busy ? rules_.DetectCause(text, &key) : rules_.DetectCause(text, &key, ctx.spot_compact);
+  }
+  const float min_cause = busy ? options_.classifier_min_cause : options_.classifier_min_cause_low;
+  if (cause == Cause::kNone && p.stated_cause != Cause::kNone && p.p_stated_cause >= min_cause) {
+    cause = p.stated_cause;
+    key.clear();
+  }
+  if (cause == Cause::kNone && busy && i > 0 && ctx.post_cause != Cause::kNone) {
+    cause = ctx.post_cause;
+    key = ctx.post_cause_key;
+  }
+  if (cause == Cause::kNone && busy && event_spot) cause = Cause::kEvent;
+  j->cause = cause;
+  j->cause_text = MakeCauseText(j->relevance, j->level, j->cause, key, v.wait);
 }
 
 JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
@@ -149,14 +180,18 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
   for (size_t i = 0; i <= last; ++i) {
     const std::string& text = task.bundle.at(i).text;
     ctx.parent = i == 0 ? nullptr : &judged[i - 1];
+    ctx.post = i == 0 ? nullptr : &judged[0];
     Judgment j;
+    std::optional<ClassifierPrediction> p;  // the classifier's reading, when it ran
     if (prefilter_->IsNoise(text)) {
       j = PrefilterJudgment();
       j.model = std::string(kDefaultJudgeVersion);
       j.relevance_confidence = kPrefilterConfidence;
       j.level_confidence = 1.0;
     } else {
-      j = Decide(text, ctx, i, event_spot);
+      p.emplace();
+      j = Decide(text, ctx, i, event_spot, &*p);
+      if (options_.mode == DefaultJudgeOptions::Mode::kRulesOnly) p.reset();
     }
     if (i == 0) {
       // The bundle's context cause: the post's own, else the words of the post, else the venue.
@@ -165,6 +200,10 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
         rules_.DetectCause(text, &ctx.post_cause_key);
       } else {
         ctx.post_cause = rules_.DetectCause(text, &ctx.post_cause_key);
+        // Words the lexicon does not know ("딸기시루 때문에"): the classifier's reading.
+        if (ctx.post_cause == Cause::kNone && p && p->stated_cause != Cause::kNone &&
+            p->p_stated_cause >= options_.classifier_min_post_cause)
+          ctx.post_cause = p->stated_cause;
         if (ctx.post_cause == Cause::kNone && event_spot) ctx.post_cause = Cause::kEvent;
       }
     }

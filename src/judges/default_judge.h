@@ -30,7 +30,13 @@ struct DefaultJudgeOptions {
   // kRulesOnly answers IRRELEVANT where the rules have no opinion; kClassifierOnly skips rules.
   enum class Mode { kFull, kRulesOnly, kClassifierOnly } mode = Mode::kFull;
   float rules_min_confidence = 0.65f;  // rules answer at or above this confidence
-  float classifier_min_cause = 0.5f;   // classifier cause used when at least this sure
+  // The classifier's cause stands where the text states none the rules know, when the
+  // one-vs-rest probability of its likeliest stated cause is at least this (MEDIUM/HIGH;
+  // LOW/UNKNOWN reports).
+  float classifier_min_cause = 0.8f;
+  float classifier_min_cause_low = 0.9f;
+  // ... and the bundle's context cause (what a busy comment inherits) from the post's text.
+  float classifier_min_post_cause = 0.8f;
   // With no word the rules know, the classifier must be this sure a text is a report.
   float classifier_min_relevant = 0.6f;
   float classifier_min_relevant_unknown = 0.8f;  // ... and this sure when it cannot tell the level
@@ -42,6 +48,12 @@ struct DefaultJudgeOptions {
   float classifier_calibrated_relevant = 0.5f;
   float relevance_override = 0.9f;
   float level_override = 0.8f;
+  // The same for a level the rules read from a figure (the quantity pass: "대기 40분").
+  float level_override_quantity = 0.8f;
+  // A wait in minutes at or under 3, from 5 to 15, or from 25 keeps the rules' level
+  // (the label guide's own bounds; 4 and 16-24 minutes may still be overruled), and so
+  // does the level of the irony row.
+  bool plain_waits_hold = true;
 };
 
 // The prefilter's relevance confidence: the share of prefiltered signals labeled
@@ -61,8 +73,13 @@ class DefaultJudge : public Judge {
   const Prefilter& prefilter() const { return *prefilter_; }
 
  private:
-  // The judgment of one signal that is not noise.
-  Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot) const;
+  // The judgment of one signal that is not noise; its classifier prediction into
+  // `prediction` when the classifier ran (not in kRulesOnly; may be null).
+  Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot,
+                  ClassifierPrediction* prediction = nullptr) const;
+  // The cause and cause text of a RELEVANT judgment whose level is decided.
+  void ChooseCause(const std::string& text, const RuleVerdict& v, const ClassifierPrediction& p,
+                   const RuleContext& ctx, size_t i, bool event_spot, Judgment* j) const;
 
   DefaultJudgeOptions options_;
   std::shared_ptr<const Classifier> classifier_;

@@ -50,6 +50,18 @@ TEST(DefaultJudgeTest, JudgesABundleAndSaysWhoAnswered) {
   EXPECT_EQ(judge.prefilter().counts().punctuation, 1u);
 }
 
+TEST(DefaultJudgeTest, ACommentsOwnStatedCauseWinsOverThePosts) {
+  DefaultJudge judge;
+  // The post's cause is EVENT (오픈날); the comment states another of its own.
+  JudgeOutput out = judge.JudgeBundle(
+      PopupTask({"창구 하나만 열어서 줄 더 길어졌어요 40분째", "비 와서 그런지 이제 한산해요"}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1]->level, Level::kHigh);
+  EXPECT_EQ(out[1]->cause, Cause::kOther);  // staffing: a cause of its own, not the post's
+  EXPECT_EQ(out[2]->level, Level::kLow);
+  EXPECT_EQ(out[2]->cause, Cause::kWeather);  // a LOW report with its stated cause
+}
+
 TEST(DefaultJudgeTest, OnlyTargetsComeBackInOrder) {
   DefaultJudge judge;
   JudgeTask t = PopupTask({"한산해요", "저도요"});
@@ -147,6 +159,21 @@ TEST(DefaultJudgeTest, AConfidentClassifierOverrulesARuleLevel) {
   EXPECT_EQ(b[1]->relevance, Relevance::kRelevant);
   EXPECT_EQ(b[1]->level, Level::kHigh);
   EXPECT_GT(b[1]->level_confidence, 0.99);
+}
+
+TEST(DefaultJudgeTest, APlainWaitInMinutesIsNotOverruled) {
+  DefaultJudgeOptions on;
+  on.relevance_override = 1.01f;
+  on.level_override = 0.9f;
+  on.level_override_quantity = 0.9f;
+  // The sure classifier says HIGH; "10분 정도" is MEDIUM by the label guide's own bounds.
+  JudgeTask t = PopupTask({"지금 줄 서 있는데 10분 정도", "지금 줄 서 있는데 20분 정도"});
+  JudgeOutput b = DefaultJudge(SureClassifier(), on).JudgeBundle(t);
+  EXPECT_EQ(b[1]->level, Level::kMedium);
+  EXPECT_EQ(b[2]->level, Level::kHigh);  // 20 minutes, near the bound: the classifier may
+  DefaultJudgeOptions off = on;
+  off.plain_waits_hold = false;
+  EXPECT_EQ(DefaultJudge(SureClassifier(), off).JudgeBundle(t)[1]->level, Level::kHigh);
 }
 
 }  // namespace

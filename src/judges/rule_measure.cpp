@@ -31,7 +31,7 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
     RuleContext ctx;
     ctx.spot = &b.spot;
     ctx.spot_compact = MakeCompact(b.spot.name + " " + b.spot.description).text;
-    Judgment parent;
+    Judgment parent, post;
     for (size_t i = 0; i < b.bundle.size(); ++i) {
       const std::string& text = i == 0 ? b.bundle.post.text : b.bundle.comments[i - 1].text;
       const auto& label = b.labels[i];
@@ -74,6 +74,8 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
         parent = rules.Analyze(text, ctx).judgment;
       }
       if (i == 0) {
+        post = parent;
+        ctx.post = &post;
         if (label && label->relevance == Relevance::kRelevant && label->cause != Cause::kNone) {
           ctx.post_cause = label->cause;
           rules.DetectCause(text, &ctx.post_cause_key);

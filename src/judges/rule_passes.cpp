@@ -40,8 +40,10 @@ bool OnlyJamoOrSymbols(std::string_view compact) {
 // specific word, then vague words (멈춰, 통제, 행사 …) that often describe the crowd itself.
 int CauseRank(const lex::CauseCue& cue) {
   for (std::string_view weak :
-       {"멈춰", "멈췄", "멈춤", "오류", "장애", "배차", "통제", "차단", "우회", "날씨", "방송",
-        "소문", "단체", "행사", "이벤트", "경찰", "점검중"})
+       {"멈춰",   "멈췄",     "멈춤",   "오류",   "장애",     "배차",     "통제",
+        "차단",   "우회",     "날씨",   "방송",   "소문",     "단체",     "행사",
+        "이벤트", "경찰",     "점검중", "새벽",   "아침시간", "아침이라", "오전이라",
+        "오후라", "저녁이라", "시넘어", "시넘으", "시넘으니", "lunch",    "시간대라"})
     if (cue.pat == weak) return 2;
   if (cue.cause == Cause::kIncident || cue.cause == Cause::kConstruction) return 0;
   return 1;
@@ -49,11 +51,12 @@ int CauseRank(const lex::CauseCue& cue) {
 
 }  // namespace
 
-const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits,
-                               const std::vector<char>* dropped) {
+const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped,
+                               bool skip_spot) {
   const CauseHit* best = nullptr;
   for (const auto& h : hits) {
     if (dropped && h.clause < dropped->size() && (*dropped)[h.clause]) continue;
+    if (skip_spot && h.in_spot) continue;
     if (!best || CauseRank(*h.cue) < CauseRank(*best->cue)) best = &h;
   }
   return best ? best->cue : nullptr;
@@ -469,6 +472,32 @@ std::optional<RuleRow> LexiconPass(const RuleState& s, RuleVerdict* v) {
   return RuleRow::kLexiconClear;
 }
 
+bool ThreadIrony(const RuleState& s, const RuleContext& ctx) {
+  auto packed = [](const Judgment* j) {
+    return j && j->relevance == Relevance::kRelevant && j->level == Level::kHigh;
+  };
+  if (!packed(ctx.post) && !packed(ctx.parent)) return false;
+  const std::string& t = s.c.text;
+  auto has = [&](std::initializer_list<std::string_view> words) {
+    for (std::string_view w : words)
+      if (t.find(w) != std::string::npos) return true;
+    return false;
+  };
+  for (const auto& n : s.hits.numbers)
+    if (!n.dropped) return false;
+  if (!has({"한적", "한산", "여유롭", "쾌적", "한가", "널널"})) return false;
+  if (!has({"네요", "하다", "하네", "좋네", "최고", "롭다"}))
+    return false;  // exclaiming, not telling
+  if (!has({"아주", "진짜", "정말", "완전", "참"}) && !t.starts_with("아") && !t.starts_with("와"))
+    return false;
+  if (!has({"ㅎ", "ㅋ", "~", "^"})) return false;
+  // A change of state is a report of its own ("이제 좀 한산하네요 ㅎㅎ").
+  if (has({"이제", "지금은", "빠졌", "빠짐", "빠지", "줄었", "풀렸", "끝나", "끝났", "사라", "다행",
+           "쪽은", "는한산", "은한산"}))
+    return false;
+  return true;
+}
+
 void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   // The cause: words in the clauses that count, else the post's, else the venue's.
   // Cause words count in every clause about here and now, questions and guesses included
@@ -476,12 +505,17 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   std::vector<char> cause_dropped(s.nc, 0);
   for (size_t k = 0; k < s.nc; ++k)
     cause_dropped[k] = s.elsewhere || s.other[k] || ((s.past[k] || s.future[k]) && !s.now[k]);
-  const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped);
   Level level = v->judgment.level;
   bool busy = level == Level::kMedium || level == Level::kHigh;
-  if (cause && (busy || level == Level::kUnknown || cause->cause == Cause::kWeather)) {
+  // A crowd at a venue is there for what the venue is named after ("야구장" + "야구");
+  // a quiet report names no cause by naming the spot.
+  const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped, !busy);
+  // A stated cause counts at every level: a LOW report has one when it states it
+  // ("평일이라 한산", "비 와서 다들 안 왔나 봐요"), the label guide's rule.
+  if (cause) {
     v->judgment.cause = cause->cause;
     v->cause_key = std::string(cause->display);
+    v->cause_stated = true;
   } else if (busy && ctx.parent && ctx.post_cause != Cause::kNone) {
     v->judgment.cause = ctx.post_cause;
     v->cause_key = ctx.post_cause_key;

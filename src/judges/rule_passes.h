@@ -124,11 +124,17 @@ std::optional<RuleRow> NoCuePass(const RuleState& s);
 std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v);
 // The level from live level words; nullopt when there is none.
 std::optional<RuleRow> LexiconPass(const RuleState& s, RuleVerdict* v);
+// "아 여유롭고 좋네요 ㅎㅎ" under a packed post: praise of the quiet, with a laugh or a
+// tilde and no word of change ("이제", "빠졌어요") or figure, in a thread whose post or
+// parent was judged HIGH, is sarcasm: true when the LOW verdict should read HIGH.
+bool ThreadIrony(const RuleState& s, const RuleContext& ctx);
 // The cause and cause text of a RELEVANT verdict.
 void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v);
 
 // The cause cue that wins among hits, skipping clauses marked in dropped (may be null).
-const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped);
+// With skip_spot, words that are the spot's own name do not count.
+const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped,
+                               bool skip_spot = false);
 
 // The pass a row belongs to ("quantity"), and the row's own name ("quantity/korean").
 std::string_view RulePassName(RuleRow row);

@@ -171,6 +171,36 @@ TEST_F(RulePassesTest, CausePassUsesWordsThenThePostThenTheVenue) {
   RuleVerdict c = rules_.Analyze("줄 끝이 안 보여요", ctx);
   EXPECT_EQ(c.judgment.cause, Cause::kIncident);
   EXPECT_EQ(Run("한산해요").judgment.cause, Cause::kNone);  // LOW with no cause word
+  EXPECT_TRUE(v.cause_stated);
+  EXPECT_FALSE(c.cause_stated);  // the post's
+}
+
+TEST_F(RulePassesTest, ALowReportHasTheCauseItStates) {
+  RuleVerdict weekday = Run("평일 오전이라 그런지 한산해요");
+  EXPECT_EQ(weekday.judgment.level, Level::kLow);
+  EXPECT_EQ(weekday.judgment.cause, Cause::kPeakTime);
+  EXPECT_TRUE(weekday.cause_stated);
+  EXPECT_EQ(Run("바람 불어서 아무도 없음").judgment.cause, Cause::kWeather);
+  // The spot's own name is no stated cause of a quiet report (the spot is a pop-up)...
+  EXPECT_EQ(Run("팝업스토어 왔는데 한산해요").judgment.cause, Cause::kNone);
+  // ... while a crowd there is there for it.
+  EXPECT_EQ(Run("팝업스토어 줄 미어터져요").judgment.cause, Cause::kEvent);
+}
+
+TEST_F(RulePassesTest, PraiseOfTheQuietUnderAPackedPostIsSarcasm) {
+  Judgment post;
+  post.relevance = Relevance::kRelevant;
+  post.level = Level::kHigh;
+  RuleContext ctx;
+  ctx.spot = &spot_;
+  ctx.parent = &post;
+  ctx.post = &post;
+  RuleVerdict irony = rules_.Analyze("아 여유롭고 좋네요 ㅎㅎ 저는 아예 시동 끄고 있어요", ctx);
+  EXPECT_EQ(irony.judgment.level, Level::kHigh);
+  EXPECT_EQ(irony.row, "negation-irony/irony");
+  // A change of state is a report of its own; so is plain praise in a quiet thread.
+  EXPECT_EQ(rules_.Analyze("이제 좀 한산하네요 ㅎㅎ", ctx).judgment.level, Level::kLow);
+  EXPECT_EQ(Run("아 여유롭고 좋네요 ㅎㅎ").judgment.level, Level::kLow);
 }
 
 TEST_F(RulePassesTest, EveryDecisionCarriesItsRowsMeasuredConfidence) {

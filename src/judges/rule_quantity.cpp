@@ -292,10 +292,13 @@ Level WaitLevel(WaitInfo::Unit unit, double a) {
     // docs/quality.md "## Rule passes".
     case WaitInfo::kMinutes:
       return a <= 3 ? Level::kLow : a < 25 ? Level::kMedium : Level::kHigh;
+    // Teams and people ahead re-fitted on the 13 written files (issue 13, second round;
+    // relevant texts of at most 60 characters with one figure): 10-14 teams HIGH 10 of
+    // 12, 15+ teams 14 of 14; 20-29 people 27 of 42, 30+ people 47 of 54.
     case WaitInfo::kTeams:
-      return a <= 1 ? Level::kLow : a <= 14 ? Level::kMedium : Level::kHigh;
+      return a <= 1 ? Level::kLow : a <= 9 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kPeople:
-      return a <= 5 ? Level::kLow : a < 35 ? Level::kMedium : Level::kHigh;
+      return a <= 5 ? Level::kLow : a < 20 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kMeters:
       return a < 10 ? Level::kLow : a < 50 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kTicket:
@@ -312,6 +315,7 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   if (n.len == 0) return 0;
   size_t p = pos + n.len;
   if (At(t, p, "여") && !At(t, p, "여유")) p += 3;  // "30여 분", "스무여 명": about
+  if (n.digits && At(t, p, "+")) ++p;               // "30+ min", "20+ people": at least
   out->pos = pos;
   out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
   size_t before_lo = pos >= 24 ? pos - 24 : 0;
@@ -326,6 +330,15 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     while (q < t.size() && t[q] >= 'a' && t[q] <= 'z') ++q;
     out->info.unit = WaitInfo::kMinutes;
     out->info.amount = hours ? n.value * 60 : n.value;
+    len = q - pos;
+  } else if (n.digits && (At(t, p, "people") || At(t, p, "ppl")) &&
+             (Near(t, before_lo, pos, {"line", "queue", "앞에", "줄"}) ||
+              Near(t, p, p + 24, {"ahead", "infront", "behind", "inline", "waiting", "line"}))) {
+    // "taxi line here is like 20 people", "20+ people behind me".
+    size_t q = p;
+    while (q < t.size() && t[q] >= 'a' && t[q] <= 'z' && q < p + 6) ++q;
+    out->info.unit = WaitInfo::kPeople;
+    out->info.amount = n.value;
     len = q - pos;
   } else if (At(t, p, "팀") && !n.few) {
     out->info.unit = WaitInfo::kTeams;
@@ -393,7 +406,7 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
 // Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, and ASCII m/h (min, hour, m).
 bool IsUnitStart(char32_t cp) {
   return cp == U'분' || cp == U'시' || cp == U'팀' || cp == U'명' || cp == U'번' || cp == U'대' ||
-         cp == U'미' || cp == 'm' || cp == 'h';
+         cp == U'미' || cp == 'm' || cp == 'h' || cp == 'p';
 }
 
 std::vector<Figure> FindFigures(std::string_view t) {

@@ -30,13 +30,16 @@ void ExpectNoWait(std::string_view text) {
 }
 
 TEST(QuantityTest, QueuesInTeamsAndPeople) {
-  ExpectWait("대기 12팀", WaitInfo::kTeams, 12, Level::kMedium);
+  ExpectWait("대기 12팀", WaitInfo::kTeams, 12, Level::kHigh);  // 10+ teams: HIGH (re-fitted)
+  ExpectWait("대기 7팀", WaitInfo::kTeams, 7, Level::kMedium);
   ExpectWait("대기 30팀 실화냐", WaitInfo::kTeams, 30, Level::kHigh);
   ExpectWait("앞에 세 팀 남았어요", WaitInfo::kTeams, 3, Level::kMedium);
   ExpectWait("앞에 8명", WaitInfo::kPeople, 8, Level::kMedium);
   ExpectWait("내 앞에 다섯 명", WaitInfo::kPeople, 5, Level::kLow);
-  ExpectWait("줄 선 사람 스무여 명", WaitInfo::kPeople, 20, Level::kMedium);
-  ExpectWait("대기 15번째예요", WaitInfo::kTeams, 14, Level::kMedium);
+  ExpectWait("줄 선 사람 열다섯 명", WaitInfo::kPeople, 15, Level::kMedium);
+  ExpectWait("줄 선 사람 스무여 명", WaitInfo::kPeople, 20, Level::kHigh);
+  ExpectWait("대기 15번째예요", WaitInfo::kTeams, 14, Level::kHigh);
+  ExpectWait("대기 8번째예요", WaitInfo::kTeams, 7, Level::kMedium);
 }
 
 TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
@@ -78,11 +81,21 @@ TEST(QuantityTest, RangesTakeTheMiddle) {
   EXPECT_EQ(First("20~30분 기다려야 해요")->form, FigureForm::kRange);
 }
 
-TEST(QuantityTest, BoundsWhereBothSourcesAgree) {
+TEST(QuantityTest, EnglishFigures) {
+  ExpectWait("taxi line here is like 20 people", WaitInfo::kPeople, 20, Level::kHigh);
+  ExpectWait("now the line's out the door, 20+ people behind me", WaitInfo::kPeople, 20,
+             Level::kHigh);
+  ExpectWait("the line's still huge, like 30+ min", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectNoWait("20 people came with me");
+}
+
+TEST(QuantityTest, BoundsFittedOnTheWrittenFiles) {
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 1), Level::kLow);
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 2), Level::kMedium);  // a queue, however short
-  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 34), Level::kMedium);
-  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 35), Level::kHigh);
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 9), Level::kMedium);
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 10), Level::kHigh);
+  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 19), Level::kMedium);
+  EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 20), Level::kHigh);
   EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 24), Level::kMedium);
   EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 25), Level::kHigh);
 }

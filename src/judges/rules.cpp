@@ -22,9 +22,14 @@ bool IsEventSpot(const SpotInfo& spot) {
 Rules::Rules() : index_(&GetScanIndex()) {}
 
 Cause Rules::DetectCause(std::string_view text, std::string* key) const {
+  return DetectCause(text, key, std::string());
+}
+
+Cause Rules::DetectCause(std::string_view text, std::string* key,
+                         const std::string& spot_compact) const {
   CompactText c = MakeCompact(text);
-  ScanHits hits = Scan(*index_, c, nullptr);
-  const lex::CauseCue* best = PickCause(hits.causes, nullptr);
+  ScanHits hits = Scan(*index_, c, spot_compact.empty() ? nullptr : &spot_compact);
+  const lex::CauseCue* best = PickCause(hits.causes, nullptr, !spot_compact.empty());
   if (!best) return Cause::kNone;
   if (key) *key = std::string(best->display);
   return best->cause;
@@ -107,7 +112,11 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
     return v;  // no opinion
   }
   // Sarcasm or an expectation changed what the words say: that is the pattern to trust.
-  if (s.irony_dropped) {
+  if (v.judgment.level == Level::kLow && !s.irony_dropped && ThreadIrony(s, ctx)) {
+    v.judgment.level = Level::kHigh;
+    v.reason = "irony";
+    row = RuleRow::kIrony;
+  } else if (s.irony_dropped) {
     row = RuleRow::kIrony;
   } else if (s.expect_dropped) {
     row = RuleRow::kExpect;

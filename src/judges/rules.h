@@ -20,6 +20,8 @@ struct RuleContext {
   const SpotInfo* spot = nullptr;
   // The judgment of the signal it answers (the previous one in the bundle); null for a post.
   const Judgment* parent = nullptr;
+  // The judgment of the bundle's post; null for the post itself (or when not known).
+  const Judgment* post = nullptr;
   // The cause the post gives the bundle (a comment's MEDIUM/HIGH report inherits it).
   Cause post_cause = Cause::kNone;
   std::string post_cause_key;  // the words behind post_cause, for cause texts
@@ -50,6 +52,9 @@ struct RuleVerdict {
   Judgment judgment;      // relevance, level, cause, cause_text; judge/model left empty
   std::string reason;     // short tag: "injection", "wait", "lexicon", "reply", "past-future", ...
   std::string cause_key;  // words behind the cause, if any
+  // True when the cause is the text's own words (not the post's, the parent's or the
+  // venue's): a caller may prefer another reading of the text only when this is false.
+  bool cause_stated = false;
   std::optional<WaitInfo> wait;  // the decisive wait/queue figure, if any
 };
 
@@ -63,6 +68,8 @@ class Rules {
 
   // The cause the words of text name, if any (used for a post's context cause too).
   Cause DetectCause(std::string_view text, std::string* key) const;
+  // Likewise, skipping words that are the spot's own name (spot_compact: compact form).
+  Cause DetectCause(std::string_view text, std::string* key, const std::string& spot_compact) const;
   // True when the text tries to instruct the judge.
   bool LooksLikeInjection(std::string_view text) const;
   // True when the text is a bare agreement reply ("저도요", "222") with no report of its own.

@@ -70,18 +70,21 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
                      ScanHits* hits) {
   if (!spot) return;
   static constexpr std::string_view kKinds[] = {
-      "역",     "정류장", "센터",   "공원",   "광장",   "상가",   "식당",   "카페",   "매장",
-      "출구",   "입구",   "게이트", "승강장", "관",     "길",     "홀",     "존",     "구역",
-      "코너",   "편의점", "터미널", "화장실", "리프트", "개찰구", "시장",   "백화점", "몰",
-      "학교",   "마트",   "극장",   "박물관", "해변",   "지점",   "경기장", "수영장", "매표소",
-      "국제선", "국내선", "대교",   "로터리", "쇼룸",   "지하",   "터미널", "출국장", "병원",
-      "채혈실", "진료실", "검사실", "대여점", "빵집",   "시험장", "경찰청", "승차장", "탑승장"};
+      "역", "정류장", "센터", "공원", "광장", "상가", "식당", "카페", "매장", "출구", "입구",
+      "게이트", "승강장", "관", "길", "홀", "존", "구역", "코너", "편의점", "터미널", "화장실",
+      "리프트", "개찰구", "시장", "백화점", "몰", "학교", "마트", "극장", "박물관", "해변", "지점",
+      "경기장", "수영장", "매표소", "국제선", "국내선", "대교", "로터리", "쇼룸", "지하", "터미널",
+      "출국장", "병원", "채혈실", "진료실", "검사실", "대여점", "빵집", "시험장", "경찰청",
+      "승차장", "탑승장",
+      // Issue 13, second round: kinds the written sets name as the other place.
+      "약국", "부스", "전망대", "잔디밭", "등산로", "산책로", "발급기", "승차홈", "국수집",
+      "식당가", "푸드코트", "주차장", "캐빈", "키오스크"};
   static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
                                                   "진짜", "완전", "저희", "우리", "그리고"};
-  // Walk the topic particles (은/는, and "…인데" saying where the writer is) and look
-  // back for a kind of place right before them.
+  // Walk the topic particles (은/는, "도" of "1층 약국도 …", and "…인데" saying where the
+  // writer is) and look back for a kind of place right before them.
   for (size_t q = 0; q + 3 <= t.size(); q += 3) {
-    q = std::min({t.find("은", q), t.find("는", q), t.find("인데", q)});
+    q = std::min({t.find("은", q), t.find("는", q), t.find("인데", q), t.find("도", q)});
     if (q == std::string_view::npos) break;
     if (At(t, q, "는") && At(t, q + 3, "데")) continue;  // 는데/은데: a connective
     if (At(t, q, "은") && At(t, q + 3, "데")) continue;

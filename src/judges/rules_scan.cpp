@@ -162,7 +162,9 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
         } else if (ref.table == 2 && !cause_done) {
           const auto& cue = lex::kCauseCues[ref.idx];
           if (CauseFalsePositive(t, pos, cue)) continue;
-          hits.causes.push_back({pos, &cue, clause});
+          // "야시장 왔는데 한산": the spot's own name is the venue, no cause the text states.
+          bool in_spot = spot_compact && spot_compact->find(cue.pat) != std::string::npos;
+          hits.causes.push_back({pos, &cue, clause, in_spot});
           cause_done = true;
         }
       }

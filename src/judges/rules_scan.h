@@ -35,6 +35,7 @@ struct CauseHit {
   size_t pos = 0;
   const lex::CauseCue* cue = nullptr;
   uint16_t clause = 0;
+  bool in_spot = false;  // the word is part of the spot's name or description
 };
 struct NumberHit {
   size_t pos = 0;
