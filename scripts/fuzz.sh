@@ -18,12 +18,12 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DNUNCHI_WITH_LLAMA=OFF -DNUNCHI_WITH_EXTRACT=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 fi
-cmake --build "$build" -j "${JOBS:-2}" --target fuzz_request fuzz_model_output
+cmake --build "$build" -j "${JOBS:-2}" --target fuzz_request fuzz_model_output fuzz_sse fuzz_image fuzz_config
 if [ "$mode" = --short ]; then
   exec ctest --test-dir "$build" -L fuzz --output-on-failure
 fi
 secs=${2:?usage: fuzz.sh --long SECONDS}
-for t in request model_output; do
+for t in request model_output sse image config; do
   mkdir -p "$build/fuzz/new_$t"
   "$build/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     "$build/fuzz/new_$t" "$root/fuzz/corpus/$t" 2>&1 | grep -E "stat::number_of_executed_units|SUMMARY|crash|Done" || true
