@@ -1,7 +1,14 @@
 #include "ops/decision_log.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "domain/time.h"
 
@@ -40,16 +47,61 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
+namespace {
+
+// Writes all of data, or as much as the file takes; false when cut short.
+bool WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<DecisionLog>> DecisionLog::Open(const std::string& path, bool log_texts) {
   if (path.empty()) return std::unique_ptr<DecisionLog>(nullptr);
-  if (path == "-") return std::unique_ptr<DecisionLog>(new DecisionLog(stderr, false, log_texts));
-  FILE* f = std::fopen(path.c_str(), "a");
-  if (!f) return Status(ErrorCode::kIo, "cannot open decision log " + path);
-  return std::unique_ptr<DecisionLog>(new DecisionLog(f, true, log_texts));
+  if (path == "-") return std::unique_ptr<DecisionLog>(new DecisionLog(2, false, log_texts));
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return Status(ErrorCode::kIo, "cannot open decision log " + path);
+  std::unique_ptr<DecisionLog> log(new DecisionLog(fd, true, log_texts));
+  // A previous process killed inside a write left a fragment without its
+  // newline: end it, so that the first line of this one stays whole.
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    char last = '\n';
+    int rd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (rd >= 0) {
+      if (::pread(rd, &last, 1, st.st_size - 1) != 1) last = '\n';
+      ::close(rd);
+    }
+    if (last != '\n') log->torn_ = true;
+  }
+  return log;
 }
 
 DecisionLog::~DecisionLog() {
-  if (owned_) std::fclose(f_);
+  if (owned_) ::close(fd_);
+}
+
+std::vector<std::string> ReadDecisionLog(const std::string& path, size_t* torn) {
+  std::vector<std::string> lines;
+  if (torn) *torn = 0;
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line.front() == '{' && nlohmann::json::accept(line)) {
+      lines.push_back(std::move(line));
+    } else if (torn) {
+      ++*torn;
+    }
+  }
+  return lines;
 }
 
 void DecisionLog::Write(const DecisionEntry& e) {
@@ -83,8 +135,9 @@ void DecisionLog::Write(const DecisionEntry& e) {
   if (log_texts_ && e.text) line += ",\"text\":\"" + JsonEscape(*e.text) + "\"";
   line += "}\n";
   std::lock_guard lock(mu_);
-  std::fwrite(line.data(), 1, line.size(), f_);
-  std::fflush(f_);
+  if (torn_) line.insert(line.begin(), '\n');
+  // One write(2): in the kernel before Write returns, whole unless cut short.
+  torn_ = !WriteAll(fd_, line.data(), line.size());
 }
 
 }  // namespace nunchi

@@ -173,8 +173,11 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   const TimeMs window_start = req.analyzed_at.ms - kReportWindowMs;
 
   // A full resend needs no stored state, so it is accepted whatever the epoch:
-  // that is how the backend recovers from a STATE_RESET.
-  if (req.state_epoch && *req.state_epoch != store_.Epoch() && !full_resend) {
+  // that is how the backend recovers from a STATE_RESET. The epoch is read
+  // once, before any store call: if the store starts a new one while this
+  // request runs (corruption found), the answer below is refused.
+  const std::string epoch = store_.Epoch();
+  if (req.state_epoch && *req.state_epoch != epoch && !full_resend) {
     resets.Add({{"reason", "epoch"}});
     return Status(ErrorCode::kStateReset, "state_epoch '" + *req.state_epoch +
                                               "' does not match the store's epoch; resend all "
@@ -349,7 +352,7 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   const Deadline wait_until = deadline - options_.answer_margin;
   AnalysisResponse resp;
   resp.analyzed_at = req.analyzed_at.text;
-  resp.state_epoch = store_.Epoch();
+  resp.state_epoch = epoch;
   auto& spots_total = metrics_.Counter("nunchi_spots_total", "Spot results by status.");
   bool storage_failed = false;
   for (size_t s = 0; s < req.spots.size(); ++s) {
@@ -384,6 +387,14 @@ Result<AnalysisResponse> AnalysisService::Analyze(const AnalysisRequest& req,
   // Judgments that could not be stored do not count: a 503, not 200 with FAILED spots.
   if (storage_failed)
     return Status(ErrorCode::kIo, "judgments could not be stored (disk full or I/O error); retry");
+  // A new epoch since the start: some reads may have come from the new, empty
+  // store, so the results may lack reports. Never answer from such a mix.
+  if (store_.Epoch() != epoch) {
+    resets.Add({{"reason", "epoch_changed"}});
+    return Status(ErrorCode::kStateReset,
+                  "the store started a new epoch during this request (it found corruption); "
+                  "resend all signals as new");
+  }
   MaybePrune(now_ms);
   return resp;
 }
@@ -420,6 +431,14 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
     row.judgment = out[k].value();
     row.judged_at = WallNowMs();
     rows.push_back(std::move(row));
+    // Write-ahead: the decision line of a judgment is in the file before its
+    // row is committed, so no answer (this cycle's or a later one reusing the
+    // row) carries a judgment whose line a kill could lose.
+    if (log_) {
+      const std::string& text = t->task.bundle.at(t->task.targets[k]).text;
+      log_->Write({t->task.request_id, t->task.spot.spot_id, t->ids[k], "judged", &out[k].value(),
+                   secs, &text});
+    }
   }
   if (Status s = store_.Put(rows); !s.ok()) {
     NoteStorage(s, "put", true);
@@ -444,7 +463,7 @@ void AnalysisService::RunTask(std::shared_ptr<TaskState> t) {
       confidence.Observe({{"judge", j->judge}, {"field", "relevance"}}, j->relevance_confidence);
     if (j && j->level_confidence >= 0)
       confidence.Observe({{"judge", j->judge}, {"field", "level"}}, j->level_confidence);
-    if (log_) {
+    if (log_ && !j) {  // a judged line was written ahead; a store failure adds this one
       const std::string& text = t->task.bundle.at(t->task.targets[k]).text;
       log_->Write({t->task.request_id, t->task.spot.spot_id, t->ids[k], outcome, j, secs, &text});
     }

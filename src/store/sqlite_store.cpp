@@ -4,16 +4,29 @@
 // relevance_confidence and level_confidence (REAL, -1 when not measured);
 // 2 adds cascade (the CascadeRecord, domain/cascade_codec.h, '' when none) and
 // text ('' unless kept); migrated in place on open.
+//
+// Corruption: a file that fails quick_check at open is refused (serve moves
+// it aside). Corruption SQLite reports while serving (SQLITE_CORRUPT,
+// SQLITE_NOTADB on any call) fails that call with kIo, then, once the call's
+// statements are finalized, the store moves the file and its -wal and -shm
+// aside (judgments.db.corrupt-<unix time>[-n]), logs store_corrupt and opens a
+// new, empty file with a new epoch. The service then answers STATE_RESET and
+// the backend's full resend is judged again; nothing is read from the
+// damaged file after the call that found the damage.
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "domain/cascade_codec.h"
+#include "ops/log.h"
 #include "store/claim_table.h"
 #include "store/judgment_store.h"
 #include "store/row_format.h"
@@ -66,6 +79,7 @@ using store_detail::NewEpoch;
 class SqliteStore final : public JudgmentStore {
  public:
   Status Open(const std::string& path) {
+    path_ = path;
     sqlite3* raw = nullptr;
     int rc =
         sqlite3_open_v2(path.c_str(), &raw,
@@ -78,7 +92,8 @@ class SqliteStore final : public JudgmentStore {
     if (Status s = Migrate(); !s.ok()) return s;
     // A damaged file is refused here rather than answered from (kIo with
     // "corrupt" in the message; serve moves it aside and starts a new epoch).
-    if (Stmt check = Prepare("PRAGMA quick_check"); !check || sqlite3_step(check.get()) != SQLITE_ROW ||
+    if (Stmt check = Prepare("PRAGMA quick_check");
+        !check || sqlite3_step(check.get()) != SQLITE_ROW ||
         std::string(reinterpret_cast<const char*>(sqlite3_column_text(check.get(), 0))) != "ok")
       return Status(ErrorCode::kIo, "sqlite corrupt store " + path + ": quick_check failed");
     // A second, read-only connection for RowCount (/metrics), so that a count
@@ -86,30 +101,41 @@ class SqliteStore final : public JudgmentStore {
     // not block the writer).
     sqlite3* counter = nullptr;
     if (sqlite3_open_v2(path.c_str(), &counter, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                        nullptr) == SQLITE_OK)
-    {
-      count_db_.reset(counter);
+                        nullptr) == SQLITE_OK) {
       sqlite3_busy_timeout(counter, 1000);
-    } else
+      std::lock_guard count_lock(count_mu_);
+      count_db_.reset(counter);
+    } else {
       sqlite3_close_v2(counter);
+    }
     Stmt q = Prepare("SELECT value FROM meta WHERE key='epoch'");
     if (!q) return Err("prepare");
+    std::string epoch;
     if (sqlite3_step(q.get()) == SQLITE_ROW) {
-      epoch_ = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 0));
+      epoch = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 0));
     } else {
-      epoch_ = NewEpoch();
+      epoch = NewEpoch();
       Stmt ins = Prepare("INSERT INTO meta(key, value) VALUES('epoch', ?)");
-      sqlite3_bind_text(ins.get(), 1, epoch_.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(ins.get(), 1, epoch.c_str(), -1, SQLITE_TRANSIENT);
       if (sqlite3_step(ins.get()) != SQLITE_DONE) return Err("store epoch");
     }
+    std::lock_guard epoch_lock(epoch_mu_);
+    epoch_ = std::move(epoch);
     return Status::Ok();
   }
 
-  std::string Epoch() const override { return epoch_; }
+  // From here on, corruption that SQLite reports starts a new store.
+  void StartServing() { serving_ = true; }
+
+  std::string Epoch() const override {
+    std::lock_guard lock(epoch_mu_);
+    return epoch_;
+  }
 
   Result<std::unordered_map<std::string, StoredJudgment>> Get(
       const std::vector<std::string>& ids) override {
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     std::unordered_map<std::string, StoredJudgment> out;
     Stmt q = Prepare(
         ("SELECT " + std::string(kColumns) + " FROM judgments WHERE signal_id = ?").c_str());
@@ -130,6 +156,7 @@ class SqliteStore final : public JudgmentStore {
   Status Put(const std::vector<StoredJudgment>& rows) override {
     if (rows.empty()) return Status::Ok();
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     Stmt ins = Prepare(("INSERT OR REPLACE INTO judgments (" + std::string(kColumns) +
                         ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -173,6 +200,7 @@ class SqliteStore final : public JudgmentStore {
       const std::unordered_map<std::string, std::vector<std::string>>& keep_by_post) override {
     if (keep_by_post.empty()) return Status::Ok();
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     if (Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     Stmt sel = Prepare("SELECT signal_id FROM judgments WHERE post_id = ? AND signal_id != ?");
     Stmt del = Prepare("DELETE FROM judgments WHERE signal_id = ?");
@@ -198,6 +226,7 @@ class SqliteStore final : public JudgmentStore {
 
   Result<std::vector<Report>> ReportsForSpot(const std::string& spot_id, TimeMs since) override {
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     Stmt q = Prepare(("SELECT " + std::string(kColumns) +
                       " FROM judgments WHERE spot_id = ? AND created_at_ms >= ?")
                          .c_str());
@@ -217,6 +246,7 @@ class SqliteStore final : public JudgmentStore {
 
   Result<int64_t> Prune(TimeMs cutoff) override {
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     claims_.Expire(cutoff);
     Stmt q = Prepare("DELETE FROM judgments WHERE judged_at_ms < ?");
     sqlite3_bind_int64(q.get(), 1, cutoff);
@@ -226,6 +256,7 @@ class SqliteStore final : public JudgmentStore {
 
   Result<std::vector<StoredJudgment>> LlmLabeledRows() override {
     std::lock_guard lock(mu_);
+    RecoverAfter recover{this};  // declared before the statements: runs after them
     Stmt q = Prepare((std::string("SELECT ") + kColumns +
                       " FROM judgments WHERE cascade LIKE 'llm|%' AND text != '' "
                       "ORDER BY judged_at_ms")
@@ -307,7 +338,7 @@ class SqliteStore final : public JudgmentStore {
         {"relevance_confidence",
          "ALTER TABLE judgments ADD COLUMN relevance_confidence REAL NOT NULL DEFAULT -1"},  // v1
         {"level_confidence",
-         "ALTER TABLE judgments ADD COLUMN level_confidence REAL NOT NULL DEFAULT -1"},  // v1
+         "ALTER TABLE judgments ADD COLUMN level_confidence REAL NOT NULL DEFAULT -1"},    // v1
         {"cascade", "ALTER TABLE judgments ADD COLUMN cascade TEXT NOT NULL DEFAULT ''"},  // v2
         {"text", "ALTER TABLE judgments ADD COLUMN text TEXT NOT NULL DEFAULT ''"},        // v2
     };
@@ -342,16 +373,66 @@ class SqliteStore final : public JudgmentStore {
 
   Status Exec(const char* sql) {
     char* err = nullptr;
-    if (sqlite3_exec(db_.get(), sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    if (int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &err); rc != SQLITE_OK) {
       std::string msg = err ? err : "unknown";
       sqlite3_free(err);
+      if (NoteCorrupt(rc)) return Status(ErrorCode::kIo, "sqlite corrupt store: " + msg);
       return Status(ErrorCode::kIo, std::string("sqlite: ") + msg);
     }
     return Status::Ok();
   }
 
   Status Err(const std::string& what) {
-    return Status(ErrorCode::kIo, "sqlite " + what + ": " + sqlite3_errmsg(db_.get()));
+    const std::string msg = sqlite3_errmsg(db_.get());
+    if (NoteCorrupt(sqlite3_errcode(db_.get())))
+      return Status(ErrorCode::kIo, "sqlite corrupt store (" + what + "): " + msg +
+                                        "; starting a new store with a new epoch");
+    return Status(ErrorCode::kIo, "sqlite " + what + ": " + msg);
+  }
+
+  // True (and a new store due after the call) when rc says the file is damaged.
+  bool NoteCorrupt(int rc) {
+    const int primary = rc & 0xff;
+    if (!serving_ || (primary != SQLITE_CORRUPT && primary != SQLITE_NOTADB)) return false;
+    if (corrupt_.empty()) corrupt_ = sqlite3_errstr(rc);
+    return true;
+  }
+
+  // Runs at the end of a public call (mu_ held, the call's statements gone):
+  // when the call met corruption, replaces the file with a new store.
+  struct RecoverAfter {
+    SqliteStore* store;
+    ~RecoverAfter() {
+      if (!store->corrupt_.empty()) store->StartOver();
+    }
+  };
+
+  void StartOver() {
+    const std::string error = std::move(corrupt_);
+    corrupt_.clear();
+    // Aside first, then close: closing the last connection deletes the -wal
+    // and -shm by name, which by then are the moved files' old names.
+    std::string aside = path_ + ".corrupt-" + std::to_string(std::time(nullptr));
+    for (int n = 1; std::filesystem::exists(aside); ++n)
+      aside = path_ + ".corrupt-" + std::to_string(std::time(nullptr)) + "-" + std::to_string(n);
+    std::error_code ec;
+    for (const char* ext : {"", "-wal", "-shm"})
+      if (std::filesystem::exists(path_ + ext))
+        std::filesystem::rename(path_ + ext, aside + ext, ec);
+    {
+      std::lock_guard count_lock(count_mu_);
+      count_db_.reset();
+    }
+    db_.reset();
+    serving_ = false;
+    const std::string old_epoch = Epoch();
+    Status s = Open(path_);
+    serving_ = true;
+    LogEvent(LogLevel::kError, "store_corrupt", error,
+             {{"moved_to", aside},
+              {"old_epoch", old_epoch},
+              {"new_epoch", s.ok() ? Epoch() : std::string()},
+              {"reopen", s.ok() ? std::string("ok") : s.ToString()}});
   }
 
   Status Rollback(const std::string& what) {
@@ -360,11 +441,15 @@ class SqliteStore final : public JudgmentStore {
     return s;
   }
 
-  std::unique_ptr<sqlite3, DbDeleter> db_;
+  std::string path_;
+  std::unique_ptr<sqlite3, DbDeleter> db_;  // guarded by mu_
   std::mutex mu_;
   std::unique_ptr<sqlite3, DbDeleter> count_db_;  // read-only, for RowCount
   std::mutex count_mu_;
-  std::string epoch_;
+  mutable std::mutex epoch_mu_;
+  std::string epoch_;     // guarded by epoch_mu_: a new store changes it
+  bool serving_ = false;  // guarded by mu_ once serving
+  std::string corrupt_;   // guarded by mu_: the damage the current call met
   ClaimTable claims_;
 };
 
@@ -373,6 +458,7 @@ class SqliteStore final : public JudgmentStore {
 Result<std::unique_ptr<JudgmentStore>> OpenSqliteStore(const std::string& path) {
   auto store = std::make_unique<SqliteStore>();
   if (Status s = store->Open(path); !s.ok()) return s;
+  store->StartServing();
   return std::unique_ptr<JudgmentStore>(std::move(store));
 }
 

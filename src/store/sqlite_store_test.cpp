@@ -1,10 +1,11 @@
 // The SQLite store's own tests, beyond the suite every store passes
 // (store_test.cpp): the epoch across reopen, migrations from older schemas,
-// an unwritable path; and the text hash.
+// an unwritable path, a file corrupted under the open store; and the text hash.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "store/judgment_store.h"
@@ -104,6 +105,71 @@ TEST(SqliteStore, UnwritablePathIsAnIoError) {
   auto s = OpenSqliteStore("/proc/nonexistent-dir/x.db");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), ErrorCode::kIo);
+}
+
+// Overwrites every page but the first (the header and the schema) of the
+// database file with garbage, after checkpointing the WAL into it through a
+// connection of our own, as a failing disk or a stray writer would.
+void CorruptPagesAfterTheFirst(const std::string& path) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  const auto size = std::filesystem::file_size(path);
+  ASSERT_GT(size, 8192u);
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(4096);
+  std::string junk(size - 4096, '\0');
+  for (size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<char>((i * 131) ^ 0x5a);
+  f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+}
+
+// Corruption that SQLite finds while serving (not at open) moves the file
+// aside and starts a new, empty store with a new epoch: the service then
+// answers STATE_RESET, and never reads from the damaged file again.
+TEST(SqliteStore, CorruptionFoundWhileServingIsANewEpoch) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("nunchi-corrupt-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "judgments.db").string();
+  auto s = OpenSqliteStore(path);
+  ASSERT_TRUE(s.ok());
+  JudgmentStore& store = **s;
+  const std::string epoch = store.Epoch();
+  std::vector<StoredJudgment> rows;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 400; ++i) {
+    ids.push_back("c" + std::to_string(i));
+    rows.push_back(Row(ids.back(), "p" + std::to_string(i % 40)));
+    rows.back().judgment.cause_text = std::string(200, 'x');  // a few pages of rows
+  }
+  ASSERT_TRUE(store.Put(rows).ok());
+  CorruptPagesAfterTheFirst(path);
+
+  // The call that meets the damage fails; it answers nothing from the file.
+  auto got = store.Get(ids);
+  EXPECT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), ErrorCode::kIo);
+  EXPECT_NE(got.status().message().find("corrupt"), std::string::npos) << got.status().ToString();
+  // From then on: a new epoch, an empty store that works, the old file kept aside.
+  EXPECT_NE(store.Epoch(), epoch);
+  auto after = store.Get(ids);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_TRUE(after->empty());
+  ASSERT_TRUE(store.Put({Row("new", "p")}).ok());
+  EXPECT_EQ(store.RowCount(), 1);
+  int aside = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().rfind("judgments.db.corrupt-", 0) == 0) ++aside;
+  EXPECT_GE(aside, 1);
+  s->reset();
+  // The new file is the store a restart opens: same new epoch, the new row.
+  auto reopened = OpenSqliteStore(path);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_EQ((*reopened)->RowCount(), 1);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(TextHash, DiffersForDifferentText) {
