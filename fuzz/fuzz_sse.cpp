@@ -35,12 +35,14 @@ std::vector<std::string> Events(std::string_view text, size_t seed, size_t stop_
     pos += n;
   }
   if (!going) {
-    // Once Feed has said stop, the reader ignores everything. (Not checked
-    // after a stop inside Finish: Finish does not latch it; a stream ends
-    // there, and the header promises the latch for Feed only.)
+    // Once Feed has said stop, the reader ignores everything.
     if (reader.Feed("data: x\n\n", on_data) || reader.Finish(on_data)) std::abort();
   } else {
     reader.Finish(on_data);
+    // After Finish the stream has ended: nothing more is read.
+    const size_t seen = events.size();
+    if (reader.Feed("data: x\n\n", on_data) || reader.Finish(on_data)) std::abort();
+    if (events.size() != seen) std::abort();
   }
   if (events.size() > stop_after) std::abort();  // no event after the stop
   return events;

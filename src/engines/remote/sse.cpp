@@ -42,12 +42,15 @@ bool SseReader::Feed(std::string_view bytes, const OnData& on_data) {
 
 bool SseReader::Finish(const OnData& on_data) {
   if (stopped_) return false;
+  bool going = true;
   if (!buffer_.empty()) {
     std::string rest = std::move(buffer_);
     buffer_.clear();
-    if (!Line(rest, on_data)) return false;
+    going = Line(rest, on_data);
   }
-  return Line("", on_data);
+  if (going) going = Line("", on_data);
+  stopped_ = true;  // the stream has ended: later Feed and Finish are ignored
+  return going;
 }
 
 }  // namespace nunchi::remote

@@ -17,6 +17,7 @@ class SseReader {
 
   bool Feed(std::string_view bytes, const OnData& on_data);
   // Flushes an event left without its closing blank line (end of stream).
+  // Afterwards the reader ignores all input: Feed and Finish return false.
   bool Finish(const OnData& on_data);
 
  private:

@@ -47,5 +47,16 @@ TEST(SseReaderTest, FinishFlushesAnUnterminatedEvent) {
   EXPECT_EQ(got, (std::vector<std::string>{"tail"}));
 }
 
+// Found by fuzz_sse: Finish ends the stream, so a later Feed is ignored.
+TEST(SseReaderTest, NothingIsReadAfterFinish) {
+  SseReader reader;
+  int seen = 0;
+  auto on = [&](std::string_view) { return ++seen > 0; };
+  EXPECT_TRUE(reader.Finish(on));
+  EXPECT_FALSE(reader.Feed("data: late\n\n", on));
+  EXPECT_FALSE(reader.Finish(on));
+  EXPECT_EQ(seen, 0);
+}
+
 }  // namespace
 }  // namespace nunchi::remote
