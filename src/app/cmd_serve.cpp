@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "app/commands.h"
-#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 #include "app/judge_factory.h"
+#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 #include "http/server.h"
 #include "ops/decision_log.h"
 #include "ops/log.h"
@@ -30,7 +30,7 @@ namespace {
 struct ServeOptions {
   HttpOptions http;
   std::string data_dir = "./nunchi-data";
-  std::string store;  // "" (SQLite in data_dir) or a postgres:// URL
+  std::string store;         // "" (SQLite in data_dir) or a postgres:// URL
   std::string decision_log;  // default: DATA_DIR/decisions.jsonl
   bool log_texts = false;
   bool keep_texts = false;
@@ -138,8 +138,9 @@ int RunServe(const ServeOptions& o) {
     store.value() =
         std::make_unique<FaultInjectingStore>(std::move(store.value()), o.inject_store_faults);
   auto log = DecisionLog::Open(
-      o.decision_log.empty() ? (std::filesystem::path(o.data_dir) / "decisions.jsonl").string()
-                             : o.decision_log == "off" ? "" : o.decision_log,
+      o.decision_log.empty()    ? (std::filesystem::path(o.data_dir) / "decisions.jsonl").string()
+      : o.decision_log == "off" ? ""
+                                : o.decision_log,
       o.log_texts);
   if (!log.ok()) {
     return Fail("startup_failed", log.status().ToString());
@@ -152,7 +153,8 @@ int RunServe(const ServeOptions& o) {
            1);
   RegisterProcessMetrics(metrics);
   JudgeOptions jo = o.judge;
-  if (jo.cache_dir.empty()) jo.cache_dir = (std::filesystem::path(o.data_dir) / "prefix-cache").string();
+  if (jo.cache_dir.empty())
+    jo.cache_dir = (std::filesystem::path(o.data_dir) / "prefix-cache").string();
   if (const auto retrained = std::filesystem::path(o.data_dir) / "classifier.model";
       jo.classifier_file.empty() && std::filesystem::exists(retrained))
     jo.classifier_file = retrained.string();  // `nunchi train --out` put it there

@@ -5,8 +5,8 @@
 #include <map>
 
 #include "app/commands.h"
-#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 #include "app/config.h"
+#include "git_commit.h"  // generated at build time: NUNCHI_GIT_COMMIT
 
 int main(int argc, char** argv) {
 #ifdef NUNCHI_HAVE_LLAMA

@@ -107,8 +107,8 @@ TEST(Cli, RuntimeFailureIsOneHelpAndVersionAreZero) {
 // commit the binary was built from, refreshed by every build, not the one
 // CMake configured at. Run after a build, as CTest does.
 TEST(Cli, VersionNamesTheCommitBuilt) {
-  const std::string cmd = std::string("git -C '") + NUNCHI_SOURCE_DIR +
-                          "' rev-parse --short=12 HEAD 2>/dev/null";
+  const std::string cmd =
+      std::string("git -C '") + NUNCHI_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
   std::string head;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[64] = {};

@@ -94,6 +94,17 @@ double Judged(httplib::Client& c) {
   return v < 0 ? 0 : v;
 }
 
+// Polls /readyz through HAProxy until a replica answers (5 s at most);
+// fails at once if HAProxy exits.
+::testing::AssertionResult WaitForLoadBalancer(httplib::Client& c, ChildProcess& lb) {
+  for (int i = 0; i < 250; ++i) {
+    if (auto r = c.Get("/readyz"); r && r->status == 200) return ::testing::AssertionSuccess();
+    if (lb.Exited()) return ::testing::AssertionFailure() << "haproxy exited";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ::testing::AssertionSuccess();  // the cycles below then say what is wrong
+}
+
 TEST(Failover, AKilledReplicaLosesNothingAndRejoins) {
   PgTestServer pg;
   std::string why;
@@ -121,11 +132,7 @@ TEST(Failover, AKilledReplicaLosesNothingAndRejoins) {
   httplib::Client c("127.0.0.1", port_lb);
   c.set_read_timeout(60, 0);
   c.set_connection_timeout(5, 0);
-  for (int i = 0; i < 250; ++i) {
-    if (auto r = c.Get("/readyz"); r && r->status == 200) break;
-    ASSERT_FALSE(lb.Exited()) << "haproxy exited";
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(WaitForLoadBalancer(c, lb));
 
   Backend be(0, "f");
   const std::vector<std::string> spots = {"s1", "s2", "s3"};
@@ -235,11 +242,7 @@ TEST(Failover, AReplicaKilledDuringACycleLosesNothing) {
   httplib::Client c("127.0.0.1", port_lb);
   c.set_read_timeout(60, 0);
   c.set_connection_timeout(5, 0);
-  for (int i = 0; i < 250; ++i) {
-    if (auto r = c.Get("/readyz"); r && r->status == 200) break;
-    ASSERT_FALSE(lb.Exited()) << "haproxy exited";
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(WaitForLoadBalancer(c, lb));
 
   Backend be(0, "k");
   const std::vector<std::string> spots = {"s1", "s2", "s3"};

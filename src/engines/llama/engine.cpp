@@ -193,24 +193,8 @@ Status LlamaEngine::WarmPrefix(const std::string& text) {
 
 Result<std::string> LlamaEngine::ApplyChatTemplate(
     const std::vector<std::pair<std::string, std::string>>& msgs, bool add_assistant) const {
-  std::vector<llama_chat_message> chat;
-  size_t total = 0;
-  for (const auto& [role, content] : msgs) {
-    chat.push_back({role.c_str(), content.c_str()});
-    total += role.size() + content.size();
-  }
   const char* tmpl = st_->chat_template.empty() ? "chatml" : st_->chat_template.c_str();
-  std::string buf(total * 2 + 256, '\0');
-  int n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
-                                    static_cast<int32_t>(buf.size()));
-  if (n > static_cast<int>(buf.size())) {
-    buf.resize(static_cast<size_t>(n));
-    n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
-                                  static_cast<int32_t>(buf.size()));
-  }
-  if (n < 0) return Status(ErrorCode::kInternal, "chat template not supported");
-  buf.resize(static_cast<size_t>(n));
-  return buf;
+  return llama::ApplyChatTemplate(tmpl, msgs, add_assistant);
 }
 
 std::vector<int32_t> LlamaEngine::Tokenize(const std::string& text) const {

@@ -69,4 +69,26 @@ Result<std::string> ModelIdentity(const std::string& path) {
   return std::filesystem::path(path).filename().string() + "@" + hex;
 }
 
+Result<std::string> ApplyChatTemplate(const char* tmpl,
+                                      const std::vector<std::pair<std::string, std::string>>& msgs,
+                                      bool add_assistant) {
+  std::vector<llama_chat_message> chat;
+  size_t total = 0;
+  for (const auto& [role, content] : msgs) {
+    chat.push_back({role.c_str(), content.c_str()});
+    total += role.size() + content.size();
+  }
+  std::string buf(total * 2 + 256, '\0');
+  int n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
+                                    static_cast<int32_t>(buf.size()));
+  if (n > static_cast<int>(buf.size())) {
+    buf.resize(static_cast<size_t>(n));
+    n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
+                                  static_cast<int32_t>(buf.size()));
+  }
+  if (n < 0) return Status(ErrorCode::kInternal, "chat template not supported");
+  buf.resize(static_cast<size_t>(n));
+  return buf;
+}
+
 }  // namespace nunchi::llama

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "domain/status.h"
 
@@ -20,5 +22,12 @@ Result<std::string> ModelIdentity(const std::string& path);
 
 // FNV-1a 64-bit, the hash used for model identities and cache file checks.
 uint64_t Fnv1a64(const void* data, size_t size, uint64_t seed = 14695981039346656037ull);
+
+// Renders (role, content) messages with a chat template (a template string
+// or a built-in name such as "chatml"), adding the assistant's opening when
+// add_assistant. kInternal when llama.cpp does not know the template.
+Result<std::string> ApplyChatTemplate(const char* tmpl,
+                                      const std::vector<std::pair<std::string, std::string>>& msgs,
+                                      bool add_assistant);
 
 }  // namespace nunchi::llama

@@ -22,28 +22,6 @@ bool HasGgufMagic(const std::string& path) {
   return in.read(magic, 4) && std::string_view(magic, 4) == "GGUF";
 }
 
-Result<std::string> ApplyTemplate(const char* tmpl,
-                                  const std::vector<std::pair<std::string, std::string>>& msgs,
-                                  bool add_assistant) {
-  std::vector<llama_chat_message> chat;
-  size_t total = 0;
-  for (const auto& [role, content] : msgs) {
-    chat.push_back({role.c_str(), content.c_str()});
-    total += role.size() + content.size();
-  }
-  std::string buf(total * 2 + 256, '\0');
-  int n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
-                                    static_cast<int32_t>(buf.size()));
-  if (n > static_cast<int>(buf.size())) {
-    buf.resize(static_cast<size_t>(n));
-    n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), add_assistant, buf.data(),
-                                  static_cast<int32_t>(buf.size()));
-  }
-  if (n < 0) return Status(ErrorCode::kInternal, "chat template not supported");
-  buf.resize(static_cast<size_t>(n));
-  return buf;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<VocabFile>> VocabFile::Open(const std::string& path) {
@@ -94,10 +72,10 @@ std::vector<int32_t> VocabFile::Tokenize(std::string_view text, bool add_special
 Result<std::string> VocabFile::ApplyChatTemplate(
     const std::vector<std::pair<std::string, std::string>>& msgs, bool add_assistant) const {
   if (!chat_template_.empty()) {
-    auto own = ApplyTemplate(chat_template_.c_str(), msgs, add_assistant);
+    auto own = llama::ApplyChatTemplate(chat_template_.c_str(), msgs, add_assistant);
     if (own.ok()) return own;
   }
-  return ApplyTemplate("chatml", msgs, add_assistant);
+  return llama::ApplyChatTemplate("chatml", msgs, add_assistant);
 }
 
 int32_t VocabFile::n_tokens() const { return llama_vocab_n_tokens(model_->vocab); }
