@@ -151,7 +151,7 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--escalation-comments", o->escalation_comments,
                   "Cascade escalations to llama.cpp show the post, the targets and the latest K "
                   "comments, and ask the cause text for the last target only (-1: the whole "
-                  "judge-v1 prompt)")
+                  "judge-v1 prompt; --bundles-per-call above 1 keeps the batch prompt)")
       ->check(CLI::Range(-1, 1000))
       ->capture_default_str();
   cmd->add_option("--escalation-wait-ms", o->escalation_wait_ms,
@@ -288,11 +288,11 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     if (!cal.ok()) return cal.status();
     JudgeOptions inner = o;
     inner.route = !o.model_path.empty() ? "llama,default" : "remote,default";
-    const bool short_prompt = !o.model_path.empty() && o.escalation_comments >= 0;
-    if (short_prompt) {
-      inner.llama_prompt_version = std::string(llm::kEscalationPromptVersion);
-      inner.bundles_per_call = 1;  // the escalation prompt is one bundle per call
-    }
+    // The escalation prompt is one bundle per call: asking for more bundles
+    // per call keeps the batch prompt rather than ignoring the flag.
+    const bool short_prompt =
+        !o.model_path.empty() && o.escalation_comments >= 0 && o.bundles_per_call <= 1;
+    if (short_prompt) inner.llama_prompt_version = std::string(llm::kEscalationPromptVersion);
     auto base = MakeJudgeChain(inner, metrics);
     if (!base.ok()) return base.status();
     auto* b = static_cast<Chain*>(base->get());
