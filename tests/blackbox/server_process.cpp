@@ -1,10 +1,13 @@
 #include "blackbox/server_process.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -18,6 +21,21 @@
 namespace nunchi::testing {
 
 std::function<std::vector<std::string>(const std::string&)> StoreArgs;
+
+int FreePort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  ::close(fd);
+  return port;
+}
 
 std::string TempDir(const std::string& tag) {
   static int n = 0;
@@ -95,16 +113,20 @@ void RecordResponses(httplib::Client& c) {
   // tests/openapi/validate_responses.py to check against docs/openapi.yaml.
   const char* path = std::getenv("BLACKBOX_RECORD");
   if (!path || !*path) return;
-  c.set_logger([file = std::string(path)](const httplib::Request& req, const httplib::Response& res) {
-    static std::mutex mu;
-    nlohmann::json headers = nlohmann::json::object();
-    for (const auto& [k, v] : res.headers) headers[k] = v;
-    nlohmann::json line = {{"method", req.method}, {"path", req.path}, {"status", res.status},
-                           {"headers", headers}, {"body", res.body}};
-    std::lock_guard lock(mu);
-    std::ofstream(file, std::ios::app)
-        << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  });
+  c.set_logger(
+      [file = std::string(path)](const httplib::Request& req, const httplib::Response& res) {
+        static std::mutex mu;
+        nlohmann::json headers = nlohmann::json::object();
+        for (const auto& [k, v] : res.headers) headers[k] = v;
+        nlohmann::json line = {{"method", req.method},
+                               {"path", req.path},
+                               {"status", res.status},
+                               {"headers", headers},
+                               {"body", res.body}};
+        std::lock_guard lock(mu);
+        std::ofstream(file, std::ios::app)
+            << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      });
 }
 
 std::string ServerProcess::log() const {

@@ -43,6 +43,9 @@ class ServerProcess {
 extern std::function<std::vector<std::string>(const std::string& data_dir)> StoreArgs;
 
 // A fresh empty directory under the temp dir.
+// A TCP port on 127.0.0.1 that was free a moment ago (0 when none was found).
+int FreePort();
+
 std::string TempDir(const std::string& tag);
 
 // ISO 8601 in +09:00 for a ms timestamp.

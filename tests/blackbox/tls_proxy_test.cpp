@@ -148,20 +148,6 @@ class TlsProxy : public ::testing::Test {
   }
 
   // A loopback port that is free now (bound to port 0, read back, closed).
-  static int FreePort() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-  }
-
   // One HTTPS request through nginx with curl; `trust` false drops --cacert.
   Answer Curl(const std::vector<std::string>& extra, const std::string& path, bool trust = true) {
     const std::string tag = std::to_string(++calls_);
