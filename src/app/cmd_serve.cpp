@@ -316,7 +316,8 @@ void AddServeCommand(CLI::App& app) {
                   "Images decoded at once at most (more: 503 EXTRACTION_BUSY)")
       ->capture_default_str();
   cmd->add_option("--max-decoded-mib", o->max_decoded_mib,
-                  "Decoded pixels (4 bytes each) all images being decoded may hold together")
+                  "Memory all images being decoded may hold together (8 bytes a pixel: the "
+                  "decoded image and its working copies)")
       ->capture_default_str();
   cmd->add_option("--inject-store-faults", o->inject_store_faults,
                   "For tests: a control file; while it holds 'disk_full' or 'io_error' the store "

@@ -8,8 +8,8 @@
 
 #include "extract/extractor.h"
 #include "extract/image_input.h"
-#include "ops/metrics.h"
 #include "http/problem.h"
+#include "ops/metrics.h"
 
 namespace nunchi {
 namespace {
@@ -100,12 +100,12 @@ void Handle(const httplib::Request& req, httplib::Response& res, const ExtractLi
   ex::Expected<ex::ImageHeader> header = ex::InspectImage(bytes);
   if (auto* h = std::get_if<ex::ImageHeader>(&header))
     need = static_cast<size_t>(std::max(h->width, 0)) *
-           static_cast<size_t>(std::max(h->height, 0)) * 4;
+           static_cast<size_t>(std::max(h->height, 0)) * ExtractLimits::kWorkingBytesPerPixel;
   if (!admission.TryAcquire(need)) {
     res.set_header("Retry-After", "1");
-    SendProblem(req, res,
-                MakeProblem(503, "EXTRACTION_BUSY",
-                            "images being decoded hold the decode budget; retry"));
+    SendProblem(
+        req, res,
+        MakeProblem(503, "EXTRACTION_BUSY", "images being decoded hold the decode budget; retry"));
     return;
   }
   struct Releaser {
@@ -158,35 +158,36 @@ void RegisterExtractRoutes(httplib::Server& server, const ExtractLimits& limits,
   auto admission =
       std::make_shared<DecodeAdmission>(limits.max_concurrent_decodes, limits.max_decoded_bytes);
 
-  server.Post("/v1/extractions/taxi-fare",
-              [extractor, limits, admission, low](const httplib::Request& req, httplib::Response& res) {
-                Handle<ex::TaxiFareResult>(
-                    req, res, limits, *admission, [&](const std::string& b) { return extractor->TaxiFare(b); },
-                    [low](const ex::TaxiFareResult& r) {
-                      json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
-                      PutField(out, "amount", r.amount, low);
-                      out["ocr_text"] = r.ocr_text;
-                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
-                      return out;
-                    });
-              });
-  server.Post("/v1/extractions/receipt",
-              [extractor, limits, admission, low](const httplib::Request& req, httplib::Response& res) {
-                Handle<ex::ReceiptResult>(
-                    req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
-                    [low](const ex::ReceiptResult& r) {
-                      json out = {{"kind", "receipt"}, {"currency", "KRW"}};
-                      PutField(out, "amount", r.amount, low);
-                      PutField(out, "paid_at", r.paid_at, low);
-                      PutField(out, "merchant", r.merchant, low);
-                      PutField(out, "issuer", r.issuer, low);
-                      PutField(out, "approval_number", r.approval_number, low);
-                      out["checks"] = {{"vat_consistent", r.vat_consistent}};
-                      out["ocr_text"] = r.ocr_text;
-                      out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
-                      return out;
-                    });
-              });
+  server.Post("/v1/extractions/taxi-fare", [extractor, limits, admission, low](
+                                               const httplib::Request& req,
+                                               httplib::Response& res) {
+    Handle<ex::TaxiFareResult>(
+        req, res, limits, *admission, [&](const std::string& b) { return extractor->TaxiFare(b); },
+        [low](const ex::TaxiFareResult& r) {
+          json out = {{"kind", "taxi_fare"}, {"currency", "KRW"}, {"method", r.method}};
+          PutField(out, "amount", r.amount, low);
+          out["ocr_text"] = r.ocr_text;
+          out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+          return out;
+        });
+  });
+  server.Post("/v1/extractions/receipt", [extractor, limits, admission, low](
+                                             const httplib::Request& req, httplib::Response& res) {
+    Handle<ex::ReceiptResult>(
+        req, res, limits, *admission, [&](const std::string& b) { return extractor->Receipt(b); },
+        [low](const ex::ReceiptResult& r) {
+          json out = {{"kind", "receipt"}, {"currency", "KRW"}};
+          PutField(out, "amount", r.amount, low);
+          PutField(out, "paid_at", r.paid_at, low);
+          PutField(out, "merchant", r.merchant, low);
+          PutField(out, "issuer", r.issuer, low);
+          PutField(out, "approval_number", r.approval_number, low);
+          out["checks"] = {{"vat_consistent", r.vat_consistent}};
+          out["ocr_text"] = r.ocr_text;
+          out["elapsed_ms"] = static_cast<int64_t>(r.elapsed_ms);
+          return out;
+        });
+  });
 }
 
 }  // namespace nunchi

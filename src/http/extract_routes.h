@@ -28,11 +28,17 @@ class CandidateChooser;
 struct ExtractLimits {
   size_t max_bytes = 10 << 20;  // upload size cap
   int max_pixels = 40'000'000;  // width x height cap, checked before decoding
-  // Admission: images decoded at once, and the decoded pixels (4 bytes each)
-  // they may hold together; over either, 503 EXTRACTION_BUSY with
-  // Retry-After. One image alone is always admitted (max_pixels bounds it).
+  // Admission: images decoded at once, and the memory their decoding may
+  // hold together, charged at kWorkingBytesPerPixel; over either, 503
+  // EXTRACTION_BUSY with Retry-After. One image alone is always admitted
+  // (max_pixels bounds it).
   size_t max_concurrent_decodes = 4;
   size_t max_decoded_bytes = 512u << 20;
+  // What decoding one pixel holds at its peak: the 32-bit decoded image plus
+  // the grayscale and scaled working copies of the pipeline. Measured 7.7
+  // bytes (eight 6000 x 6000 PNGs, three at once: +830 MiB of RSS,
+  // Hostile.EightPngBombsAtOnceStayWithinTheDecodeBudget), so 8.
+  static constexpr size_t kWorkingBytesPerPixel = 8;
 };
 
 // The admission bound above. Thread-safe.

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "blackbox/cycle.h"
 
@@ -283,6 +285,98 @@ TEST(Hostile, ChunkedAndCompressedBodiesAreCountedDecoded) {
       "[ figure ] 1 MiB chunked + 20 MB gzip bomb + 20 MB gzip on an image route: server "
       "RSS %ld -> %ld KiB, peak %ld KiB\n",
       rss_before, server.StatusKiB("VmRSS"), server.StatusKiB("VmHWM"));
+}
+
+// A PNG of one colour, w x h RGB: a few tens of KB on the wire, w * h * 4
+// bytes once decoded (a "PNG bomb" under the pixel limit).
+std::string SolidPng(uint32_t w, uint32_t h) {
+  auto be32 = [](std::string& s, uint32_t v) {
+    for (int k = 3; k >= 0; --k) s.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  };
+  auto chunk = [&](std::string& out, const char* type, const std::string& data) {
+    be32(out, static_cast<uint32_t>(data.size()));
+    std::string body = std::string(type, 4) + data;
+    out += body;
+    be32(out, static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(body.data()),
+                                          static_cast<uInt>(body.size()))));
+  };
+  std::string ihdr;
+  be32(ihdr, w);
+  be32(ihdr, h);
+  ihdr += std::string("\x08\x02\x00\x00\x00", 5);  // 8-bit RGB, deflate, no filter, no interlace
+  std::string raw;
+  raw.reserve(static_cast<size_t>(h) * (1 + 3 * w));
+  for (uint32_t y = 0; y < h; ++y) {
+    raw.push_back('\0');
+    raw.append(3 * static_cast<size_t>(w), static_cast<char>(0xf0));
+  }
+  uLongf n = compressBound(static_cast<uLong>(raw.size()));
+  std::string z(n, '\0');
+  compress2(reinterpret_cast<Bytef*>(z.data()), &n, reinterpret_cast<const Bytef*>(raw.data()),
+            static_cast<uLong>(raw.size()), 9);
+  z.resize(n);
+  std::string png("\x89PNG\r\n\x1a\n", 8);
+  chunk(png, "IHDR", ihdr);
+  chunk(png, "IDAT", z);
+  chunk(png, "IEND", "");
+  return png;
+}
+
+// Eight 6000 x 6000 PNG bombs at once took +1.34 GiB before the decode
+// budget, and +830 MiB with the budget charging 4 bytes a pixel (three
+// decoded at once, each holding 7.7 bytes a pixel at its peak). Charged at 8
+// bytes a pixel (275 MiB an image), the default 512 MiB admits one at a
+// time; the others answer 503 EXTRACTION_BUSY, and the peak stays under it.
+TEST(Hostile, EightPngBombsAtOnceStayWithinTheDecodeBudget) {
+  ServerProcess server(TempDir("pngbomb"));
+  const std::string png = SolidPng(6000, 6000);
+  ASSERT_LT(png.size(), 200'000u) << "a bomb is small on the wire";
+  {
+    auto probe = server.Client();
+    auto r = probe.Post("/v1/extractions/receipt", "", "image/png");
+    ASSERT_TRUE(r);
+    if (r->status == 404) GTEST_SKIP() << "built without the extraction routes";
+  }
+  const long rss_before = server.StatusKiB("VmRSS");
+  std::vector<int> status(8, 0);
+  std::vector<std::string> retry_after(8), body(8);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 8; ++i) {
+    clients.emplace_back([&, i] {
+      auto c = server.Client();
+      c.set_read_timeout(120s);
+      auto r = c.Post("/v1/extractions/receipt", png, "image/png");
+      if (!r) return;
+      status[i] = r->status;
+      retry_after[i] = r->get_header_value("Retry-After");
+      body[i] = r->body.substr(0, 200);
+    });
+  }
+  for (auto& t : clients) t.join();
+  const long rss_peak = server.StatusKiB("VmHWM");
+  int busy = 0, decoded = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (status[i] == 503) {
+      ++busy;
+      EXPECT_EQ(retry_after[i], "1");
+      EXPECT_NE(body[i].find("EXTRACTION_BUSY"), std::string::npos) << body[i];
+    } else {
+      // Decoded: a receipt with no text is an answer or a 422, never a 5xx.
+      EXPECT_TRUE(status[i] == 200 || status[i] == 422) << status[i] << " " << body[i];
+      ++decoded;
+    }
+  }
+  EXPECT_GE(busy, 1) << "eight at once cannot all fit in 512 MiB";
+  EXPECT_GE(decoded, 1);
+  // The budget bounds the memory, not only the pixels.
+  const double grown_mib = double(rss_peak - rss_before) / 1024.0;
+  EXPECT_LT(grown_mib, 512.0) << "peak RSS grew " << grown_mib << " MiB, over --max-decoded-mib";
+  auto plain = server.Client();
+  EXPECT_EQ(plain.Get("/livez")->status, 200);
+  std::printf(
+      "[ figure ] eight 6000x6000 PNG bombs (%zu bytes each) at once: %d decoded, %d answered "
+      "503 EXTRACTION_BUSY; server RSS %ld KiB before, peak %ld KiB (+%.0f MiB)\n",
+      png.size(), decoded, busy, rss_before, rss_peak, grown_mib);
 }
 
 TEST(Hostile, RequestIdsAreSanitizedBeforeEchoAndLog) {
