@@ -47,6 +47,7 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   eo.flash_attn = o.flash_attn == "on"     ? llama::FlashAttention::kOn
                   : o.flash_attn == "auto" ? llama::FlashAttention::kAuto
                                            : llama::FlashAttention::kOff;
+  eo.kv_unified = o.kv_unified;
   eo.cache_dir = o.prefix_reuse ? o.cache_dir : "";
   if (!o.prefix_reuse) {
     eo.max_cached = 0;

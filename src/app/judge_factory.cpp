@@ -172,6 +172,9 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
   cmd->add_option("--flash-attn", o->flash_attn, "llama.cpp flash attention: off, on, auto")
       ->check(CLI::IsMember({"off", "on", "auto"}))
       ->capture_default_str();
+  cmd->add_flag("--kv-unified", o->kv_unified,
+                "llama.cpp: one KV buffer for all --parallel sequences instead of a stream each "
+                "(faster decode of short prompts, slower prefill of long ones)");
   cmd->add_option("--prefix-cache-mb", o->prefix_cache_mb,
                   "Host memory for saved prompt states (the prefix cache)")
       ->check(CLI::NonNegativeNumber)

@@ -47,8 +47,11 @@ struct JudgeOptions {
   int ctx_size = 0;                // KV cells in all; 0: 4096 per sequence
   int parallel = 4;                // sequences decoded together, each with its own KV stream
   std::string flash_attn = "off";  // off, on, auto
-  int prefix_cache_mb = 2048;      // host memory for saved prefix states
-  std::string cache_dir;           // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
+  // One KV buffer for all sequences instead of a stream each: decodes short
+  // prompts faster, prefills long ones slower (docs/benchmarks.md, "KV layout").
+  bool kv_unified = false;
+  int prefix_cache_mb = 2048;  // host memory for saved prefix states
+  std::string cache_dir;       // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
   bool prefix_reuse = true;
   int bundles_per_call = 1;  // batch prompting: bundles per engine request (1: off)
   int context_comments = 0;  // llama prompts: the post and the latest K..1.5 K comments (0: all)

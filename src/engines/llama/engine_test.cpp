@@ -360,6 +360,26 @@ TEST(LlamaEngine, LockstepRequestsDecodeOnlyOnceEveryPromptOfTheirCallIsIn) {
 // A throw on the engine thread (the fault hook, before a step's decode)
 // fails that step's requests with kInternal, is counted, and the engine goes
 // on answering: the process does not end.
+// With a KV stream per sequence a prompt gets n_ctx / max_active cells; with
+// the unified buffer (serve --kv-unified) it may use all n_ctx of them.
+TEST(LlamaEngine, AUnifiedBufferFitsAPromptLongerThanOneStream) {
+  EngineRequest req;
+  for (int k = 0; k < 400; ++k) req.prompt_tokens.push_back(100 + (k * 7919) % 900);
+  req.max_tokens = 2;
+  req.retry_on_loop = false;
+  EngineOptions o = TinyEngineOptions();
+  o.n_ctx = 1024;  // 4 streams of 256 cells
+  auto streams = MakeEngine(o);
+  auto r = streams->Run(req);
+  ASSERT_FALSE(r.ok()) << "400 tokens do not fit a 256-cell stream";
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument) << r.status().ToString();
+  o.kv_unified = true;
+  auto unified = MakeEngine(o);
+  r = unified->Run(req);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GE(r->generated_tokens, 1);
+}
+
 TEST(LlamaEngine, AThrowInsideAStepFailsItsRequestsAndTheEngineGoesOn) {
   EngineOptions o = TinyEngineOptions();
   o.fault_hook = [](const EngineRequest& r) {
