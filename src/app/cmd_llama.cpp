@@ -59,7 +59,7 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
   llama::LlamaJudgeOptions jo;
   jo.bundles_per_call = static_cast<size_t>(o.bundles_per_call);
   jo.render.context_comments = static_cast<size_t>(o.context_comments);
-  jo.prompt_version = o.llama_prompt_version;
+  jo.prompt_version = o.llm_prompt_version;
   if (o.escalation_comments >= 0) jo.escalation.latest_comments = size_t(o.escalation_comments);
   auto judge = llama::LlamaJudge::Create(shared_engine.get(), jo);
   if (!judge.ok()) return judge.status();
@@ -69,8 +69,8 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
     std::weak_ptr<llama::LlamaJudge> weak_judge = shared_judge;
     Labels labels = {
         {"model", shared_engine->model_identity()},
-        {"prompt_version", o.llama_prompt_version.empty() ? std::string(llm::kJudgePromptVersion)
-                                                          : o.llama_prompt_version}};
+        {"prompt_version", o.llm_prompt_version.empty() ? std::string(llm::kJudgePromptVersion)
+                                                        : o.llm_prompt_version}};
     metrics->OnRender([weak, weak_judge, labels](MetricsRegistry& m) {
       auto e = weak.lock();
       if (!e) return;

@@ -62,6 +62,8 @@ Result<std::shared_ptr<Judge>> MakeRemote(const JudgeOptions& o, MetricsRegistry
     ro.timeout = std::chrono::milliseconds(o.remote_timeout_ms);
     ro.max_concurrency = o.remote_concurrency;
     ro.stream = o.remote_stream;
+    if (!o.llm_prompt_version.empty()) ro.prompt_version = o.llm_prompt_version;
+    if (o.escalation_comments >= 0) ro.escalation.latest_comments = size_t(o.escalation_comments);
     auto judge = remote::RemoteJudge::Create(ro);
     if (!judge.ok()) return judge.status();
     std::shared_ptr<remote::RemoteJudge> shared = std::move(judge).value();
@@ -149,7 +151,8 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
                   "Override the calibration's threshold (0..1; escalate below it)")
       ->check(CLI::Range(0.0, 1.5));
   cmd->add_option("--escalation-comments", o->escalation_comments,
-                  "Cascade escalations to llama.cpp show the post, the targets and the latest K "
+                  "Cascade escalations to the LLM (llama.cpp or remote) show the post, the targets "
+                  "and the latest K "
                   "comments, and ask the cause text for the last target only (-1: the whole "
                   "judge-v1 prompt; --bundles-per-call above 1 keeps the batch prompt)")
       ->check(CLI::Range(-1, 1000))
@@ -291,11 +294,12 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     if (!cal.ok()) return cal.status();
     JudgeOptions inner = o;
     inner.route = !o.model_path.empty() ? "llama,default" : "remote,default";
-    // The escalation prompt is one bundle per call: asking for more bundles
-    // per call keeps the batch prompt rather than ignoring the flag.
+    // The escalation prompt (llama or remote) is one bundle per call: asking
+    // llama for more bundles per call keeps the batch prompt rather than
+    // ignoring the flag.
     const bool short_prompt =
-        !o.model_path.empty() && o.escalation_comments >= 0 && o.bundles_per_call <= 1;
-    if (short_prompt) inner.llama_prompt_version = std::string(llm::kEscalationPromptVersion);
+        o.escalation_comments >= 0 && (o.model_path.empty() || o.bundles_per_call <= 1);
+    if (short_prompt) inner.llm_prompt_version = std::string(llm::kEscalationPromptVersion);
     auto base = MakeJudgeChain(inner, metrics);
     if (!base.ok()) return base.status();
     auto* b = static_cast<Chain*>(base->get());
@@ -318,7 +322,7 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
         co.calibration_version +
         (o.escalation_wait_ms > 0 ? "; wait <= " + std::to_string(o.escalation_wait_ms) + " ms"
                                   : std::string()) +
-        (short_prompt ? "; prompt " + inner.llama_prompt_version + ", latest " +
+        (short_prompt ? "; prompt " + inner.llm_prompt_version + ", latest " +
                             std::to_string(o.escalation_comments) + " comments"
                       : std::string()) +
         ")";

@@ -39,8 +39,9 @@ struct JudgeOptions {
   // The cascade waits at most this long for the LLM in one request (0: the
   // request deadline); later answers replace the cheap ones for later cycles.
   int escalation_wait_ms = 4000;
-  // Set by the cascade for its inner llama judge ("" = llm::kJudgePromptVersion).
-  std::string llama_prompt_version;
+  // Set by the cascade for its inner LLM judge, llama or remote
+  // ("" = llm::kJudgePromptVersion).
+  std::string llm_prompt_version;
   // In-process llama.cpp.
   std::string model_path;          // --model FILE.gguf
   int threads = 0;                 // llama.cpp threads (0: all cores)

@@ -30,9 +30,13 @@ struct Model {
     json body = json::parse(req.body);
     std::string user = body["messages"].back()["content"];
     json out = json::object();
+    // The ids of the "Judge:" line only (the escalation prompt's "Text:" line
+    // repeats the last one).
     size_t at = user.find("Judge: ");
-    for (size_t i = user.find('#', at); at != std::string::npos && i != std::string::npos;
-         i = user.find('#', i + 1)) {
+    const std::string judge_line =
+        at == std::string::npos ? std::string() : user.substr(at, user.find('\n', at) - at);
+    user = judge_line;
+    for (size_t i = user.find('#'); i != std::string::npos; i = user.find('#', i + 1)) {
       size_t end = user.find_first_not_of("0123456789", i + 1);
       out[user.substr(i, end - i)] = {
           {"r", "RELEVANT"}, {"l", "HIGH"}, {"c", "INCIDENT"}, {"t", "모델 판단"}};

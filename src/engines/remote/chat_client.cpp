@@ -97,22 +97,24 @@ std::string ChatClient::BuildBody(const ChatRequest& request) const {
           {"json_schema",
            {{"name", "judgments"},
             {"strict", true},
-            {"schema", json::parse(llm::JudgeJsonSchema(request.ids, schema_options))}}}};
+            {"schema",
+             json::parse(llm::JudgeJsonSchema(request.ids, schema_options, request.with_text))}}}};
       break;
     case BackendKind::kVllm:
       // vLLM's own structured-output field, which also turns off free whitespace.
       body["max_tokens"] = request.max_tokens;
-      body["structured_outputs"] = {
-          {"json", json::parse(llm::JudgeJsonSchema(request.ids, schema_options))},
-          {"disable_any_whitespace", true}};
+      body["structured_outputs"] = {{"json", json::parse(llm::JudgeJsonSchema(
+                                                 request.ids, schema_options, request.with_text))},
+                                    {"disable_any_whitespace", true}};
       break;
     case BackendKind::kLlamaServer:
       body["max_tokens"] = request.max_tokens;
       body["cache_prompt"] = true;
       if (options_.llama_server_gbnf) {
-        body["grammar"] = llm::JudgeGbnf(request.ids);
+        body["grammar"] = llm::JudgeGbnf(request.ids, request.with_text);
       } else {
-        body["json_schema"] = json::parse(llm::JudgeJsonSchema(request.ids, schema_options));
+        body["json_schema"] =
+            json::parse(llm::JudgeJsonSchema(request.ids, schema_options, request.with_text));
       }
       break;
   }

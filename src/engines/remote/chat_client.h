@@ -25,6 +25,8 @@ struct ChatRequest {
   std::string system;
   std::string user;
   std::vector<std::string> ids;  // target ids: the shape of the structured output
+  // Per id: whether its cause text is asked (llm/schema.h); empty: every id's.
+  std::vector<bool> with_text;
   int max_tokens = 64;
   double temperature = 0.0;
   int seed = 42;

@@ -74,18 +74,23 @@ JudgeOutput RemoteJudge::JudgeBundle(const JudgeTask& task) {
   const size_t n = task.targets.size();
   auto fail_all = [n](Status s) { return JudgeOutput(n, Result<Judgment>(std::move(s))); };
 
-  auto prompt = llm::RenderJudgePrompt(task, prompt_);
-  if (!prompt.ok()) return fail_all(prompt.status());
   const RemoteOptions& o = client_.options();
+  auto prompt = prompt_.version == llm::kEscalationPromptVersion
+                    ? llm::RenderEscalationPrompt(task, prompt_, o.escalation)
+                    : llm::RenderJudgePrompt(task, prompt_);
+  if (!prompt.ok()) return fail_all(prompt.status());
   Deadline deadline = Clock::now() + o.timeout;
   if (task.deadline != Deadline::max())
     deadline = std::min(deadline, task.deadline - o.deadline_margin);
 
-  ChatRequest request{
-      prompt->system,     prompt->user(),
-      prompt->target_ids, o.max_tokens_base + o.max_tokens_per_target * static_cast<int>(n),
-      o.temperature,      o.seed,
-      task.traceparent};
+  ChatRequest request{prompt->system,
+                      prompt->user(),
+                      prompt->target_ids,
+                      prompt->with_text,
+                      o.max_tokens_base + o.max_tokens_per_target * static_cast<int>(n),
+                      o.temperature,
+                      o.seed,
+                      task.traceparent};
   Status last(ErrorCode::kDeadlineExceeded, "no time left for a remote call");
   bool retried_differently = false;
   for (int attempt = 0; attempt <= o.retries; ++attempt) {
@@ -121,7 +126,8 @@ JudgeOutput RemoteJudge::JudgeBundle(const JudgeTask& task) {
       case Outcome::kOk: {
         breaker_.RecordSuccess();
         JudgeOutput out =
-            llm::ParseJudgeOutput(a.content, prompt->target_ids, stamp_, &output_counters_);
+            llm::ParseJudgeOutput(a.content, prompt->target_ids, stamp_, &output_counters_,
+                                  {.with_text = prompt->with_text});
         bool any_ok = std::any_of(out.begin(), out.end(), [](const auto& r) { return r.ok(); });
         if (any_ok) {
           stats_.answered.fetch_add(1, std::memory_order_relaxed);

@@ -68,6 +68,48 @@ TEST(RemoteJudgeTest, StructuredAnswerIsParsed) {
   EXPECT_EQ(judge->stats().answered.load(), 1u);
 }
 
+// The cascade's escalation prompt on a remote backend (issue 14): the post
+// and the latest K comments, and a schema asking the cause text ("t") of the
+// last target only; an answer without the others' texts is whole.
+TEST(RemoteJudgeTest, EscalationPromptAsksTheCauseTextOfTheLastTargetOnly) {
+  FakeOpenAiServer server([](const httplib::Request&, httplib::Response& res) {
+    res.set_content(CompletionBody(R"({"#5":{"r":"RELEVANT","l":"HIGH","c":"EVENT"},)"
+                                   R"("#6":{"r":"RELEVANT","l":"LOW","c":"NONE","t":"한산"}})"),
+                    "application/json");
+  });
+  auto o = OptionsFor(server);
+  o.prompt_version = std::string(llm::kEscalationPromptVersion);
+  o.escalation.latest_comments = 2;
+  auto judge = MakeJudge(o);
+  ASSERT_TRUE(judge);
+  JudgeTask task = MakeTask();
+  for (int i = 3; i <= 5; ++i)
+    task.bundle.comments.push_back(testing::MakeSignal("c" + std::to_string(i), "u4", 6 + i,
+                                                       "댓글 " + std::to_string(i) + "번"));
+  task.targets = {4, 5};  // #5 and #6, the latest two comments
+  auto out = judge->JudgeBundle(task);
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_TRUE(out[0].ok()) << out[0].status().ToString();
+  EXPECT_EQ(out[0]->level, Level::kHigh);
+  EXPECT_EQ(out[0]->cause_text, "") << "not asked: the cascade writes it";
+  EXPECT_EQ(out[0]->prompt_version, std::string(llm::kEscalationPromptVersion));
+  ASSERT_TRUE(out[1].ok()) << out[1].status().ToString();
+  EXPECT_EQ(out[1]->cause_text, "한산");
+
+  ASSERT_EQ(server.requests(), 1);
+  auto body = server.body(0);
+  const std::string user = body["messages"][1]["content"].get<std::string>();
+  EXPECT_NE(user.find("#2-#4 not shown"), std::string::npos) << user;
+  EXPECT_EQ(user.find("끝이 안 보여요"), std::string::npos) << "an old comment is left out";
+  EXPECT_NE(user.find("댓글 5번"), std::string::npos);
+  const auto& schema = body["response_format"]["json_schema"]["schema"];
+  EXPECT_EQ(schema["required"], nlohmann::json({"#5", "#6"}));
+  EXPECT_EQ(schema["properties"]["#5"].dump().find("\"t\""), std::string::npos)
+      << schema["properties"]["#5"].dump();
+  EXPECT_NE(schema["properties"]["#6"].dump().find("\"t\""), std::string::npos)
+      << schema["properties"]["#6"].dump();
+}
+
 TEST(RemoteJudgeTest, KeyIsNeverInAStatus) {
   FakeOpenAiServer server([](const httplib::Request& req, httplib::Response& res) {
     res.status = 401;  // a server that echoes the header it rejected

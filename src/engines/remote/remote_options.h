@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "domain/status.h"
+#include "llm/prompt.h"
 
 namespace nunchi::remote {
 
@@ -89,8 +90,11 @@ struct RemoteOptions {
   bool schema_max_length = true;
   // llama-server: send the GBNF grammar (no free whitespace) instead of json_schema.
   bool llama_server_gbnf = true;
-  // Prompt version (see llm/prompt.h).
+  // Prompt version (see llm/prompt.h). With llm::kEscalationPromptVersion
+  // (the cascade's LLM): llm::RenderEscalationPrompt with `escalation`, the
+  // cause text asked for the last target only.
   std::string prompt_version = "judge-v1";
+  llm::EscalationOptions escalation;
 };
 
 // The API key per the options: nullopt when neither source is configured;
