@@ -38,12 +38,15 @@ bool OnlyJamoOrSymbols(std::string_view compact) {
 
 // Which cause words win: a named breakdown or works first, then the earliest
 // specific word, then vague words (멈춰, 통제, 행사 …) that often describe the crowd itself.
+// Venue control (가방 검사, 안전요원) follows a crowd more often than it causes one: weak.
+// "전산 장애" is a breakdown, strong ("장애인" is no cause, rules_scan.cpp).
 int CauseRank(const lex::CauseCue& cue) {
   for (std::string_view weak :
-       {"멈춰",   "멈췄",     "멈춤",   "오류",   "장애",     "배차",     "통제",
-        "차단",   "우회",     "날씨",   "방송",   "소문",     "단체",     "행사",
-        "이벤트", "경찰",     "점검중", "새벽",   "아침시간", "아침이라", "오전이라",
-        "오후라", "저녁이라", "시넘어", "시넘으", "시넘으니", "lunch",    "시간대라"})
+       {"멈춰",       "멈췄",     "멈춤",     "오류",   "배차",     "통제",   "가방검사",
+        "소지품검사", "보안검사", "안전요원", "차단",   "우회",     "날씨",   "방송",
+        "소문",       "단체",     "행사",     "이벤트", "경찰",     "점검중", "새벽",
+        "아침시간",   "아침이라", "오전이라", "오후라", "저녁이라", "시넘어", "시넘으",
+        "시넘으니",   "lunch",    "시간대라"})
     if (cue.pat == weak) return 2;
   if (cue.cause == Cause::kIncident || cue.cause == Cause::kConstruction) return 0;
   return 1;
@@ -145,7 +148,15 @@ void TimePass(RuleState* s) {
           return h.pos <= m.pos && m.pos < h.end;
         });
         bool dunno = m.pos >= 6 && (t.compare(m.pos - 6, 6, "모르") == 0);
-        if (!inside && !dunno) s->guess[k] = 1;
+        // "움직이질 못하겠어요", "들어가기 힘들겠어": 겠 after 못 or 힘들 says what cannot be
+        // done now; "10분은 걸리겠네요" with a figure estimates the wait of now.
+        size_t from = m.pos >= 12 ? m.pos - 12 : 0;
+        std::string_view before = std::string_view(t).substr(from, m.pos - from);
+        bool cannot = before.find("못") != std::string_view::npos || before.ends_with("힘들");
+        bool estimate = before.ends_with("걸리") &&
+                        std::any_of(hits.numbers.begin(), hits.numbers.end(),
+                                    [&](const NumberHit& n) { return n.clause == k; });
+        if (!inside && !dunno && !cannot && !estimate) s->guess[k] = 1;
         break;
       }
       case Marker::kNow:
@@ -154,6 +165,23 @@ void TimePass(RuleState* s) {
       default:
         break;
     }
+  }
+  // "50분이면 양반이지", "17팀이면 양호한 편": a figure with "이면" weighed by a word of
+  // verdict is a hypothetical, no report ("10분이면 될 듯" estimates and is left alone).
+  for (const auto& n : hits.numbers) {
+    size_t k = n.clause;
+    if (k >= s->nc) continue;
+    size_t e = n.pos + n.len;
+    for (std::string_view hedge : {"정도", "쯤"})
+      if (t.compare(e, hedge.size(), hedge) == 0) e += hedge.size();
+    bool conditional = t.compare(e, 6, "이면") == 0 || t.compare(e, 3, "면") == 0;
+    if (!conditional) continue;
+    size_t stop = e;
+    while (stop < t.size() && s->c.clause[stop] == k) ++stop;
+    std::string_view rest(t.data() + e, stop - e);
+    for (std::string_view verdict : {"양반", "양호", "ㄱㅊ", "괜찮", "선방", "나쁘지않", "감지덕지",
+                                     "금방이네", "다행", "빠른편", "짧은편", "양심"})
+      if (rest.find(verdict) != std::string_view::npos) s->guess[k] = 1;
   }
   // A story told about yesterday or next week with no word of now is about then throughout:
   // "그제 갔는데 입장 마감이었어요".
@@ -384,8 +412,8 @@ std::optional<RuleRow> NoCuePass(const RuleState& s) {
   if (s.Has(Marker::kReaction)) {
     // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
     // does not know; leave it to the classifier.
-    for (std::string_view w :
-         {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀",
+                               "못", "people", "line", "queue", "wait", "crowd", "seat", "노웨잇"})
       if (s.c.text.find(w) != std::string::npos) return std::nullopt;
     return RuleRow::kReaction;
   }
@@ -403,6 +431,16 @@ std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
     if (!best || Rank(n.info.level) > Rank(best->info.level)) best = &n;
   }
   if (!best) return std::nullopt;
+  // "앞에 30명 정도 15분 예상": where a wait in minutes and a queue size disagree, the minutes
+  // decide (the label guide's levels are waits; a queue size stands in for one).
+  if (disagree) {
+    const NumberHit* minutes = nullptr;
+    for (const auto& n : s.hits.numbers)
+      if (!n.dropped && n.info.unit == WaitInfo::kMinutes &&
+          (!minutes || Rank(n.info.level) > Rank(minutes->info.level)))
+        minutes = &n;
+    if (minutes) best = minutes;
+  }
   Level level = best->info.level;
   v->wait = best->info;
   v->reason = "wait";
