@@ -318,6 +318,20 @@ void ContextPass(RuleState* s) {
   if (busy_evidence && (caret || s->Has(Marker::kIrony)))
     for (auto& h : hits.levels)
       if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
+  // "아주 여유롭네요^^", "쾌적하네요^^" exclaimed with ^^ and nothing else is sarcasm too: the
+  // written files label quiet words in the 네/습니다 form with ^^ HIGH 27 times of 28 ("한산해요^^"
+  // with 해요 tells, and stays LOW).
+  if (caret && !busy_evidence) {
+    bool exclaims = false;
+    for (std::string_view w : {"여유롭네", "한산하네", "쾌적하네", "한적하네", "한가하네",
+                               "널널하네", "여유롭습", "쾌적최고", "여유롭다"})
+      exclaims = exclaims || s->c.text.find(w) != std::string::npos;
+    if (exclaims && !s->AnyQuestion()) {
+      for (auto& h : hits.levels)
+        if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
+      s->sarcasm = s->irony_dropped;
+    }
+  }
 }
 
 ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {

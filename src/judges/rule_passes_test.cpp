@@ -259,6 +259,20 @@ TEST_F(RulePassesTest, DialectEndingsEndAClause) {
   EXPECT_EQ(MakeCompact("여유 있어요").clause_count(), 1u);
 }
 
+TEST_F(RulePassesTest, QuietExclaimedWithCaretsIsSarcasm) {
+  RuleVerdict v = Run("와 오늘 아주 여유롭네요^^ 주말 최고");
+  EXPECT_EQ(v.judgment.level, Level::kHigh);
+  EXPECT_EQ(v.row, "negation-irony/irony");
+  EXPECT_EQ(Run("평일이라 한산해요^^ 바로 들어왔어요").judgment.level, Level::kLow);  // tells
+}
+
+TEST_F(RulePassesTest, WordsInsideOtherWordsAreNoLevel) {
+  EXPECT_EQ(Run("우산 때문에 줄이 더 길어 보임 실제로도 더 길고").judgment.level, Level::kHigh);
+  EXPECT_NE(Run("저 지금 파도풀 한가운데").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("대기 제로").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("줄 1미터도 안 줄어요").judgment.level, Level::kHigh);
+}
+
 TEST_F(RulePassesTest, FullnessSaidWithALackIsHigh) {
   EXPECT_EQ(Run("의자도 모자라요").judgment.level, Level::kHigh);
   EXPECT_EQ(Run("빈자리 1도 없음").judgment.level, Level::kHigh);

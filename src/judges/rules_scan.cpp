@@ -72,6 +72,9 @@ bool RainFalsePositive(std::string_view t, size_t pos) {
 
 // "만원이래요", "삼만원어치", "2만원": 만원 is a price there, not a packed crowd (滿員).
 bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue) {
+  // "실제로도 더 길고" is no "제로"; "파도풀 한가운데" is the middle, not "한가" (quiet).
+  if (cue.pat == "제로") return pos >= 3 && t.substr(pos - 3, 3) == "실";
+  if (cue.pat == "한가") return At(t, pos + cue.pat.size(), "운데");
   if (cue.pat != "만원") return false;
   size_t end = pos + cue.pat.size();
   for (auto after :
