@@ -203,6 +203,17 @@ void TimePass(RuleState* s) {
 void QuestionPass(RuleState* s) {
   s->question.assign(s->c.clause_is_question.begin(), s->c.clause_is_question.end());
   s->question.resize(s->nc, 0);
+  // "아닌데? 4층은 지금 자리 꽤 남음": a rebuttal opening a reply asks nothing.
+  for (size_t k = 0; k + 1 < s->nc; ++k) {
+    if (!s->question[k]) continue;
+    size_t a = 0;
+    while (a < s->c.text.size() && s->c.clause[a] != k) ++a;
+    size_t b = a;
+    while (b < s->c.text.size() && s->c.clause[b] == k) ++b;
+    std::string_view body(s->c.text.data() + a, b - a);
+    if (body == "아닌데" || body == "아닌데요" || body == "아니던데" || body == "아니던데요")
+      s->question[k] = 0;
+  }
   // "15분 정도?", "한 45분?": a figure with a question mark is a hedge, not a question.
   for (const auto& n : s->hits.numbers) {
     size_t k = n.clause;

@@ -259,6 +259,15 @@ TEST_F(RulePassesTest, DialectEndingsEndAClause) {
   EXPECT_EQ(MakeCompact("여유 있어요").clause_count(), 1u);
 }
 
+TEST_F(RulePassesTest, ARebuttalAsksNothingAndMoreQuietWords) {
+  RuleVerdict v = Run("아닌데요? 방금 왔는데 여기 텅 비었어요");
+  EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant);
+  EXPECT_EQ(v.judgment.level, Level::kLow);
+  EXPECT_EQ(Run("아닌데요?").judgment.relevance, Relevance::kIrrelevant);
+  EXPECT_EQ(Run("ㄹㅇ 진입 바로됨").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("오늘은 구석자리 다 비었어요").judgment.level, Level::kLow);
+}
+
 TEST_F(RulePassesTest, QuietExclaimedWithCaretsIsSarcasm) {
   RuleVerdict v = Run("와 오늘 아주 여유롭네요^^ 주말 최고");
   EXPECT_EQ(v.judgment.level, Level::kHigh);
