@@ -572,7 +572,31 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   bool busy = level == Level::kMedium || level == Level::kHigh;
   // A crowd at a venue is there for what the venue is named after ("야구장" + "야구");
   // a quiet report names no cause by naming the spot.
-  const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped, !busy);
+  // "평일 저녁인데도 한산", "점심시간인데 자리 많아요": in a quiet report the time said as a
+  // concession is no cause (written LOW/UNKNOWN reports with a time word + 인데(도)/치고/
+  // 임에도: NONE 12 of 14; with 이라/때문: PEAK_TIME 65 of 72).
+  std::vector<CauseHit> stated;
+  const std::vector<CauseHit>* hits = &s.hits.causes;
+  if (!busy) {
+    const std::string& t = s.c.text;
+    for (const auto& h : s.hits.causes) {
+      bool concession = false;
+      if (h.cue->cause == Cause::kPeakTime) {
+        size_t end = h.pos;
+        while (end < t.size() && s.c.clause[end] == h.clause) ++end;
+        std::string_view rest(t.data() + h.pos, end - h.pos);
+        for (std::string_view c : {"인데도", "는데도", "치고", "임에도", "이지만", "인데"})
+          concession = concession || rest.find(c) != std::string_view::npos;
+        // "평일이라", "주말이라서": a reason, whatever follows
+        for (std::string_view r : {"이라", "라서", "때문", "라그런"})
+          if (rest.substr(0, std::min<size_t>(rest.size(), 24)).find(r) != std::string_view::npos)
+            concession = false;
+      }
+      if (!concession) stated.push_back(h);
+    }
+    hits = &stated;
+  }
+  const lex::CauseCue* cause = PickCause(*hits, &cause_dropped, !busy);
   // A stated cause counts at every level: a LOW report has one when it states it
   // ("평일이라 한산", "비 와서 다들 안 왔나 봐요"), the label guide's rule.
   if (cause) {

@@ -259,6 +259,14 @@ TEST_F(RulePassesTest, DialectEndingsEndAClause) {
   EXPECT_EQ(MakeCompact("여유 있어요").clause_count(), 1u);
 }
 
+TEST_F(RulePassesTest, ATimeSaidAsAConcessionIsNoCauseOfTheQuiet) {
+  RuleVerdict v = Run("평일 저녁인데도 의외로 한산해요");
+  EXPECT_EQ(v.judgment.level, Level::kLow);
+  EXPECT_EQ(v.judgment.cause, Cause::kNone);
+  EXPECT_EQ(Run("평일이라 한산해요").judgment.cause, Cause::kPeakTime);
+  EXPECT_EQ(Run("주말인데 사람 엄청 많아요").judgment.cause, Cause::kPeakTime);  // busy: a reason
+}
+
 TEST_F(RulePassesTest, ARebuttalAsksNothingAndMoreQuietWords) {
   RuleVerdict v = Run("아닌데요? 방금 왔는데 여기 텅 비었어요");
   EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant);
