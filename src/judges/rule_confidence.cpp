@@ -71,8 +71,8 @@ constexpr RowConfidence kMeasured[] = {
     {0.94f, 0.94f, 1855},  // quantity/digits
     {0.94f, 0.87f, 289},   // quantity/korean
     {0.91f, 0.91f, 61},    // quantity/range
-    {0.88f, 0.83f, 29},    // quantity/ahead
-    {0.97f, 0.24f, 208},   // quantity/conflict
+    {0.88f, 0.82f, 28},    // quantity/ahead
+    {0.97f, 0.24f, 209},   // quantity/conflict
     {0.92f, 0.90f, 152},   // negation-irony/negated
     {0.95f, 0.92f, 70},    // negation-irony/irony
     {0.98f, 0.86f, 172},   // negation-irony/expect

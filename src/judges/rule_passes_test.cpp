@@ -259,6 +259,13 @@ TEST_F(RulePassesTest, DialectEndingsEndAClause) {
   EXPECT_EQ(MakeCompact("여유 있어요").clause_count(), 1u);
 }
 
+TEST_F(RulePassesTest, AgreementDigitsDoNotJoinTheFigureAfterThem) {
+  EXPECT_EQ(Run("222 20분 정도").judgment.level, Level::kMedium);  // not 22220 minutes
+  EXPECT_EQ(MakeCompact("222 20분").text, "222 20분");
+  EXPECT_EQ(MakeCompact("대기 20 분").text, "대기20분");
+  EXPECT_EQ(Run("대합실 의자도 거의 다 찼어요").judgment.level, Level::kMedium);
+}
+
 TEST_F(RulePassesTest, ATimeSaidAsAConcessionIsNoCauseOfTheQuiet) {
   RuleVerdict v = Run("평일 저녁인데도 의외로 한산해요");
   EXPECT_EQ(v.judgment.level, Level::kLow);

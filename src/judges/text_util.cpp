@@ -138,11 +138,20 @@ CompactText MakeCompact(std::string_view text) {
   };
   // A sentence ending ("…어요", "…니다") or a run of laughter jamo followed by more words
   // starts a new clause even without punctuation: "텅 비었네요 다들 어디 감?".
-  bool ended = false, ended_dialect = false;
+  bool ended = false, ended_dialect = false, digit_gap = false;
   char32_t prev = 0;
   for (size_t i = 0; i < text.size();) {
     char32_t cp = NextCodePoint(text, i);
-    if (IsSpace(cp) && cp != '\n') continue;
+    if (IsSpace(cp) && cp != '\n') {
+      // "222 20분": figures apart stay apart (one space kept between two digits).
+      digit_gap = !c.text.empty() && c.text.back() >= '0' && c.text.back() <= '9';
+      continue;
+    }
+    if (digit_gap && cp >= '0' && cp <= '9') {
+      c.text += ' ';
+      c.clause.resize(c.text.size(), clause);
+    }
+    digit_gap = false;
     if ((cp == '~' || cp == 0xFF5E) && RangeSign(c.text, text, i)) {
       c.text += '~';  // "20~30분", "20분~30분": a range, not a clause break
       c.clause.resize(c.text.size(), clause);
