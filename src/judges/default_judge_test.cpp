@@ -176,5 +176,25 @@ TEST(DefaultJudgeTest, APlainWaitInMinutesIsNotOverruled) {
   EXPECT_EQ(DefaultJudge(SureClassifier(), off).JudgeBundle(t)[1]->level, Level::kHigh);
 }
 
+TEST(DefaultJudgeTest, ALongQueueInPeopleOrTeamsIsNotOverruled) {
+  ClassifierModel m;  // sure of RELEVANT and MEDIUM
+  m.bias.fill(-10.0f);
+  m.bias[0] = 10.0f;
+  m.bias[kLevelCol + 1] = 10.0f;
+  auto medium = std::make_shared<const Classifier>(std::move(m));
+  DefaultJudgeOptions on;
+  on.relevance_override = 1.01f;
+  on.level_override = 0.9f;
+  on.level_override_quantity = 0.9f;
+  JudgeTask t = PopupTask({"지금 줄 섰는데 앞에 40명 정도 있어요", "대기 20팀이래요", "앞에 8명"});
+  JudgeOutput b = DefaultJudge(medium, on).JudgeBundle(t);
+  EXPECT_EQ(b[1]->level, Level::kHigh);
+  EXPECT_EQ(b[2]->level, Level::kHigh);
+  EXPECT_EQ(b[3]->level, Level::kMedium);
+  DefaultJudgeOptions off = on;
+  off.plain_waits_hold = false;
+  EXPECT_EQ(DefaultJudge(medium, off).JudgeBundle(t)[1]->level, Level::kMedium);
+}
+
 }  // namespace
 }  // namespace nunchi::judges

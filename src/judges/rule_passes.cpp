@@ -38,12 +38,15 @@ bool OnlyJamoOrSymbols(std::string_view compact) {
 
 // Which cause words win: a named breakdown or works first, then the earliest
 // specific word, then vague words (멈춰, 통제, 행사 …) that often describe the crowd itself.
+// Venue control (가방 검사, 안전요원) follows a crowd more often than it causes one: weak.
+// "전산 장애" is a breakdown, strong ("장애인" is no cause, rules_scan.cpp).
 int CauseRank(const lex::CauseCue& cue) {
   for (std::string_view weak :
-       {"멈춰",   "멈췄",     "멈춤",   "오류",   "장애",     "배차",     "통제",
-        "차단",   "우회",     "날씨",   "방송",   "소문",     "단체",     "행사",
-        "이벤트", "경찰",     "점검중", "새벽",   "아침시간", "아침이라", "오전이라",
-        "오후라", "저녁이라", "시넘어", "시넘으", "시넘으니", "lunch",    "시간대라"})
+       {"멈춰",       "멈췄",     "멈춤",     "오류",   "배차",     "통제",   "가방검사",
+        "소지품검사", "보안검사", "안전요원", "차단",   "우회",     "날씨",   "방송",
+        "소문",       "단체",     "행사",     "이벤트", "경찰",     "점검중", "새벽",
+        "아침시간",   "아침이라", "오전이라", "오후라", "저녁이라", "시넘어", "시넘으",
+        "시넘으니",   "lunch",    "시간대라"})
     if (cue.pat == weak) return 2;
   if (cue.cause == Cause::kIncident || cue.cause == Cause::kConstruction) return 0;
   return 1;
@@ -145,7 +148,15 @@ void TimePass(RuleState* s) {
           return h.pos <= m.pos && m.pos < h.end;
         });
         bool dunno = m.pos >= 6 && (t.compare(m.pos - 6, 6, "모르") == 0);
-        if (!inside && !dunno) s->guess[k] = 1;
+        // "움직이질 못하겠어요", "들어가기 힘들겠어": 겠 after 못 or 힘들 says what cannot be
+        // done now; "10분은 걸리겠네요" with a figure estimates the wait of now.
+        size_t from = m.pos >= 12 ? m.pos - 12 : 0;
+        std::string_view before = std::string_view(t).substr(from, m.pos - from);
+        bool cannot = before.find("못") != std::string_view::npos || before.ends_with("힘들");
+        bool estimate = before.ends_with("걸리") &&
+                        std::any_of(hits.numbers.begin(), hits.numbers.end(),
+                                    [&](const NumberHit& n) { return n.clause == k; });
+        if (!inside && !dunno && !cannot && !estimate) s->guess[k] = 1;
         break;
       }
       case Marker::kNow:
@@ -154,6 +165,23 @@ void TimePass(RuleState* s) {
       default:
         break;
     }
+  }
+  // "50분이면 양반이지", "17팀이면 양호한 편": a figure with "이면" weighed by a word of
+  // verdict is a hypothetical, no report ("10분이면 될 듯" estimates and is left alone).
+  for (const auto& n : hits.numbers) {
+    size_t k = n.clause;
+    if (k >= s->nc) continue;
+    size_t e = n.pos + n.len;
+    for (std::string_view hedge : {"정도", "쯤"})
+      if (t.compare(e, hedge.size(), hedge) == 0) e += hedge.size();
+    bool conditional = t.compare(e, 6, "이면") == 0 || t.compare(e, 3, "면") == 0;
+    if (!conditional) continue;
+    size_t stop = e;
+    while (stop < t.size() && s->c.clause[stop] == k) ++stop;
+    std::string_view rest(t.data() + e, stop - e);
+    for (std::string_view verdict : {"양반", "양호", "ㄱㅊ", "괜찮", "선방", "나쁘지않", "감지덕지",
+                                     "금방이네", "다행", "빠른편", "짧은편", "양심"})
+      if (rest.find(verdict) != std::string_view::npos) s->guess[k] = 1;
   }
   // A story told about yesterday or next week with no word of now is about then throughout:
   // "그제 갔는데 입장 마감이었어요".
@@ -175,6 +203,17 @@ void TimePass(RuleState* s) {
 void QuestionPass(RuleState* s) {
   s->question.assign(s->c.clause_is_question.begin(), s->c.clause_is_question.end());
   s->question.resize(s->nc, 0);
+  // "아닌데? 4층은 지금 자리 꽤 남음": a rebuttal opening a reply asks nothing.
+  for (size_t k = 0; k + 1 < s->nc; ++k) {
+    if (!s->question[k]) continue;
+    size_t a = 0;
+    while (a < s->c.text.size() && s->c.clause[a] != k) ++a;
+    size_t b = a;
+    while (b < s->c.text.size() && s->c.clause[b] == k) ++b;
+    std::string_view body(s->c.text.data() + a, b - a);
+    if (body == "아닌데" || body == "아닌데요" || body == "아니던데" || body == "아니던데요")
+      s->question[k] = 0;
+  }
   // "15분 정도?", "한 45분?": a figure with a question mark is a hedge, not a question.
   for (const auto& n : s->hits.numbers) {
     size_t k = n.clause;
@@ -290,6 +329,20 @@ void ContextPass(RuleState* s) {
   if (busy_evidence && (caret || s->Has(Marker::kIrony)))
     for (auto& h : hits.levels)
       if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
+  // "아주 여유롭네요^^", "쾌적하네요^^" exclaimed with ^^ and nothing else is sarcasm too: the
+  // written files label quiet words in the 네/습니다 form with ^^ HIGH 27 times of 28 ("한산해요^^"
+  // with 해요 tells, and stays LOW).
+  if (caret && !busy_evidence) {
+    bool exclaims = false;
+    for (std::string_view w : {"여유롭네", "한산하네", "쾌적하네", "한적하네", "한가하네",
+                               "널널하네", "여유롭습", "쾌적최고", "여유롭다"})
+      exclaims = exclaims || s->c.text.find(w) != std::string::npos;
+    if (exclaims && !s->AnyQuestion()) {
+      for (auto& h : hits.levels)
+        if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
+      s->sarcasm = s->irony_dropped;
+    }
+  }
 }
 
 ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
@@ -384,8 +437,8 @@ std::optional<RuleRow> NoCuePass(const RuleState& s) {
   if (s.Has(Marker::kReaction)) {
     // "줄 지금 세 바퀴 됐어요 ㅋㅋ": laughter next to crowd words is a report the lexicon
     // does not know; leave it to the classifier.
-    for (std::string_view w :
-         {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀", "못"})
+    for (std::string_view w : {"줄", "사람", "대기", "웨이팅", "자리", "통로", "번", "명", "팀",
+                               "못", "people", "line", "queue", "wait", "crowd", "seat", "노웨잇"})
       if (s.c.text.find(w) != std::string::npos) return std::nullopt;
     return RuleRow::kReaction;
   }
@@ -403,6 +456,16 @@ std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
     if (!best || Rank(n.info.level) > Rank(best->info.level)) best = &n;
   }
   if (!best) return std::nullopt;
+  // "앞에 30명 정도 15분 예상": where a wait in minutes and a queue size disagree, the minutes
+  // decide (the label guide's levels are waits; a queue size stands in for one).
+  if (disagree) {
+    const NumberHit* minutes = nullptr;
+    for (const auto& n : s.hits.numbers)
+      if (!n.dropped && n.info.unit == WaitInfo::kMinutes &&
+          (!minutes || Rank(n.info.level) > Rank(minutes->info.level)))
+        minutes = &n;
+    if (minutes) best = minutes;
+  }
   Level level = best->info.level;
   v->wait = best->info;
   v->reason = "wait";
@@ -509,7 +572,31 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   bool busy = level == Level::kMedium || level == Level::kHigh;
   // A crowd at a venue is there for what the venue is named after ("야구장" + "야구");
   // a quiet report names no cause by naming the spot.
-  const lex::CauseCue* cause = PickCause(s.hits.causes, &cause_dropped, !busy);
+  // "평일 저녁인데도 한산", "점심시간인데 자리 많아요": in a quiet report the time said as a
+  // concession is no cause (written LOW/UNKNOWN reports with a time word + 인데(도)/치고/
+  // 임에도: NONE 12 of 14; with 이라/때문: PEAK_TIME 65 of 72).
+  std::vector<CauseHit> stated;
+  const std::vector<CauseHit>* hits = &s.hits.causes;
+  if (!busy) {
+    const std::string& t = s.c.text;
+    for (const auto& h : s.hits.causes) {
+      bool concession = false;
+      if (h.cue->cause == Cause::kPeakTime) {
+        size_t end = h.pos;
+        while (end < t.size() && s.c.clause[end] == h.clause) ++end;
+        std::string_view rest(t.data() + h.pos, end - h.pos);
+        for (std::string_view c : {"인데도", "는데도", "치고", "임에도", "이지만", "인데"})
+          concession = concession || rest.find(c) != std::string_view::npos;
+        // "평일이라", "주말이라서": a reason, whatever follows
+        for (std::string_view r : {"이라", "라서", "때문", "라그런"})
+          if (rest.substr(0, std::min<size_t>(rest.size(), 24)).find(r) != std::string_view::npos)
+            concession = false;
+      }
+      if (!concession) stated.push_back(h);
+    }
+    hits = &stated;
+  }
+  const lex::CauseCue* cause = PickCause(*hits, &cause_dropped, !busy);
   // A stated cause counts at every level: a LOW report has one when it states it
   // ("평일이라 한산", "비 와서 다들 안 왔나 봐요"), the label guide's rule.
   if (cause) {

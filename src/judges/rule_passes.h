@@ -87,6 +87,8 @@ struct RuleState {
   bool story = false;  // about then throughout: every clause counts as past
   // What the negation-irony pass did.
   bool irony_dropped = false, expect_dropped = false;
+  // "아주 여유롭네요^^" with no other word: the label guide's sarcasm form, HIGH (ContextPass).
+  bool sarcasm = false;
   // Cues dropped by the context pass, by the reason of their clause.
   size_t dropped_for_context = 0;
   ClauseDrop main_drop = ClauseDrop::kNone;

@@ -29,13 +29,31 @@ void ExpectNoWait(std::string_view text) {
   EXPECT_FALSE(f.has_value()) << text << " read as " << f->info.amount;
 }
 
+TEST(QuantityTest, EnglishMinutesThatAreNoWait) {
+  ExpectNoWait("I'm 5 min away");
+  ExpectNoWait("10 mins walk from the station");
+  ExpectNoWait("oh no my flight is in 1 hour");
+  ExpectNoWait("bus every 10 min");
+  ExpectWait("line is 30 min", WaitInfo::kMinutes, 30, Level::kHigh);
+  ExpectWait("checkin 20 min", WaitInfo::kMinutes, 20, Level::kMedium);
+}
+
+TEST(QuantityTest, TwentyMinutesElapsedIsHigh) {
+  ExpectWait("줄 20분째 그대로", WaitInfo::kMinutes, 20, Level::kHigh);
+  ExpectWait("이십 분째 기다리는 중", WaitInfo::kMinutes, 20, Level::kHigh);
+  ExpectWait("20분 기다렸어요", WaitInfo::kMinutes, 20, Level::kMedium);  // a wait that ended
+  ExpectWait("15분째 서 있어요", WaitInfo::kMinutes, 15, Level::kMedium);
+}
+
 TEST(QuantityTest, QueuesInTeamsAndPeople) {
   ExpectWait("대기 12팀", WaitInfo::kTeams, 12, Level::kHigh);  // 10+ teams: HIGH (re-fitted)
   ExpectWait("대기 7팀", WaitInfo::kTeams, 7, Level::kMedium);
   ExpectWait("대기 30팀 실화냐", WaitInfo::kTeams, 30, Level::kHigh);
   ExpectWait("앞에 세 팀 남았어요", WaitInfo::kTeams, 3, Level::kMedium);
   ExpectWait("앞에 8명", WaitInfo::kPeople, 8, Level::kMedium);
-  ExpectWait("내 앞에 다섯 명", WaitInfo::kPeople, 5, Level::kLow);
+  ExpectWait("내 앞에 다섯 명", WaitInfo::kPeople, 5, Level::kMedium);  // third round: 4+ MEDIUM
+  ExpectWait("내 앞에 세 명", WaitInfo::kPeople, 3, Level::kLow);
+  ExpectWait("줄 5명도 안 돼요", WaitInfo::kPeople, 2.5, Level::kLow);  // fewer than five
   ExpectWait("줄 선 사람 열다섯 명", WaitInfo::kPeople, 15, Level::kMedium);
   ExpectWait("줄 선 사람 스무여 명", WaitInfo::kPeople, 20, Level::kHigh);
   ExpectWait("대기 15번째예요", WaitInfo::kTeams, 14, Level::kHigh);

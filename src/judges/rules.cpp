@@ -107,6 +107,12 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
 
   std::optional<RuleRow> row = QuantityPass(s, &v);
   if (!row) row = LexiconPass(s, &v);
+  if (!row && s.sarcasm) {  // "아주 여유롭네요^^" and nothing else
+    v.reason = "irony";
+    v.judgment.relevance = Relevance::kRelevant;
+    v.judgment.level = Level::kHigh;
+    row = RuleRow::kIrony;
+  }
   if (!row) {
     if (auto why = NoCuePass(s)) return Irrelevant(*why, ReasonOf(*why));
     return v;  // no opinion

@@ -1,6 +1,7 @@
 // Other-place detection from the shape of a text: numbered exits and gates,
-// named sides ("… 쪽은") and named places of a kind ("…역은", "…식당은") that
-// the spot's own name and description do not name.
+// named sides ("… 쪽은"), named places of a kind ("…역은", "…식당은") and what
+// stands next to the spot ("옆에 회전목마는") that the spot's own name and
+// description do not name.
 #include <algorithm>
 #include <string>
 
@@ -78,7 +79,9 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       "승차장", "탑승장",
       // Issue 13, second round: kinds the written sets name as the other place.
       "약국", "부스", "전망대", "잔디밭", "등산로", "산책로", "발급기", "승차홈", "국수집",
-      "식당가", "푸드코트", "주차장", "캐빈", "키오스크"};
+      "식당가", "푸드코트", "주차장", "캐빈", "키오스크",
+      // Third round (blind-4..6): shops, stairs and tills named as the other place.
+      "숍", "샵", "계단", "계산대"};
   static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
                                                   "진짜", "완전", "저희", "우리", "그리고"};
   // Walk the topic particles (은/는, "도" of "1층 약국도 …", and "…인데" saying where the
@@ -124,6 +127,60 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
         hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p], 3});
       break;
     }
+  }
+}
+
+// "옆에 회전목마는 바로탐", "바로 옆 베이글집은 줄 없어요": what stands next to the spot,
+// named with a topic particle (은/는, or 도 after two syllables), is another place, unless
+// the spot's text names it or it is a part of the spot (옆자리, 옆 사람, 옆 테이블).
+void ScanBeside(std::string_view t, const std::string* spot, const CompactText& c, ScanHits* hits) {
+  if (!spot) return;
+  for (size_t p = t.find("옆"); p != std::string_view::npos; p = t.find("옆", p + 3)) {
+    size_t q = p + 3;
+    if (At(t, q, "에서") || At(t, q, "으로") || At(t, q, "구리")) continue;  // beside, not a place
+    for (std::string_view glue : {"에있는", "에있던", "에", "쪽"})
+      if (At(t, q, glue)) {
+        q += glue.size();
+        break;
+      }
+    // "옆은", "옆쪽엔": 옆 itself is the topic, no place named.
+    if (At(t, q, "은") || At(t, q, "는") || At(t, q, "도") || At(t, q, "엔")) continue;
+    // The noun: up to six syllables (or ASCII letters) in the clause of 옆, up to a particle
+    // (은/는 after one syllable, 도 after two: "인도" is a word).
+    size_t i = q;
+    int syllables = 0;
+    bool found = false;
+    while (i < t.size() && c.clause[i] == c.clause[p] && syllables <= 6) {
+      size_t next = i;
+      char32_t cp = NextCodePoint(t, next);
+      bool topic = syllables >= 1 && (cp == U'은' || cp == U'는');
+      if (topic && At(t, next, "데")) break;  // 는데/은데: a connective, nothing named
+      if (topic || (cp == U'도' && syllables >= 2)) {
+        found = true;
+        break;
+      }
+      bool letter = IsHangulSyllable(cp) || (cp >= 'a' && cp <= 'z');
+      if (!letter) break;
+      ++syllables;
+      i = next;
+    }
+    if (!found || (syllables < 2 && !(i > q && t[q] >= 'a' && t[q] <= 'z'))) continue;
+    std::string noun(t.substr(q, i - q));
+    if (spot->find(noun) != std::string::npos) continue;
+    bool own_part = false;  // the writer's neighbours and seats are the spot's
+    for (std::string_view part : {"자리", "좌석", "테이블", "사람", "줄", "친구", "분들", "애들",
+                                  "팀들", "라인", "창구", "칸"})
+      own_part = own_part || noun.starts_with(part);
+    if (own_part) continue;
+    // "옆에 줄 서 있는 분들은": a verb before the particle describes, it names nothing.
+    bool verb = false;
+    size_t last_at = i - 3;
+    char32_t last = static_cast<unsigned char>(t[i - 1]) >= 0x80 ? NextCodePoint(t, last_at) : 0;
+    for (char32_t v : {U'하', U'리', U'있', U'없', U'되', U'가', U'오', U'보', U'서', U'주', U'지',
+                       U'먹', U'타', U'받', U'들', U'앉', U'같'})
+      verb = verb || last == v;
+    if (verb) continue;
+    hits->markers.push_back({p, i + 3, Marker::kOtherPlace, c.clause[p], 0});
   }
 }
 

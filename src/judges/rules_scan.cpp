@@ -72,6 +72,9 @@ bool RainFalsePositive(std::string_view t, size_t pos) {
 
 // "만원이래요", "삼만원어치", "2만원": 만원 is a price there, not a packed crowd (滿員).
 bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue) {
+  // "실제로도 더 길고" is no "제로"; "파도풀 한가운데" is the middle, not "한가" (quiet).
+  if (cue.pat == "제로") return pos >= 3 && t.substr(pos - 3, 3) == "실";
+  if (cue.pat == "한가") return At(t, pos + cue.pat.size(), "운데");
   if (cue.pat != "만원") return false;
   size_t end = pos + cue.pat.size();
   for (auto after :
@@ -89,11 +92,22 @@ bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue
   return false;
 }
 
+// The run of digits around pos is one digit repeated ("222", "2222").
+bool RepeatedDigit(std::string_view t, size_t pos) {
+  size_t a = pos, b = pos;
+  while (a > 0 && t[a - 1] >= '0' && t[a - 1] <= '9') --a;
+  while (b < t.size() && t[b] >= '0' && t[b] <= '9') ++b;
+  for (size_t i = a; i < b; ++i)
+    if (t[i] != t[pos]) return false;
+  return true;
+}
+
 bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue) {
   if (cue.pat.starts_with("비")) return RainFalsePositive(t, pos);
   if (cue.pat == "통제" && pos >= 6 && t.substr(pos - 6, 6) == "입장") return true;
   if (cue.pat == "방송" && pos >= 6 && t.substr(pos - 6, 6) == "안내") return true;
   if (cue.pat == "사고" && At(t, pos + 6, "싶")) return true;
+  if (cue.pat == "장애" && At(t, pos + 6, "인")) return true;  // 장애인 화장실
   if (cue.pat == "날씨" && (At(t, pos + 6, "는") || At(t, pos + 6, "은")))
     return true;  // 날씨는 맑아요
   return false;
@@ -158,6 +172,10 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
           if (m.kind == Marker::kOtherPlace &&
               t.substr(end, 12).find("까지") != std::string_view::npos)
             continue;  // "줄이 주차장 입구까지": a landmark the queue reaches, not the topic
+          // "222", "2222" agree as a run of one digit, not inside "yoga2220%" or "12223번".
+          if (m.kind == Marker::kAgree && m.pat[0] >= '0' && m.pat[0] <= '9' &&
+              !RepeatedDigit(t, pos))
+            continue;
           hits.markers.push_back({pos, end, m.kind, clause});
         } else if (ref.table == 2 && !cause_done) {
           const auto& cue = lex::kCauseCues[ref.idx];
@@ -174,6 +192,7 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
   ScanNumberedPlaces(t, spot_compact, c, &hits);
   ScanSides(t, spot_compact, c, &hits);
   ScanNamedPlaces(t, spot_compact, c, &hits);
+  ScanBeside(t, spot_compact, c, &hits);
   return hits;
 }
 

@@ -77,6 +77,7 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
 void ScanNumberedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
                         ScanHits* hits);
 void ScanSides(std::string_view t, const std::string* spot, const CompactText& c, ScanHits* hits);
+void ScanBeside(std::string_view t, const std::string* spot, const CompactText& c, ScanHits* hits);
 void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
                      ScanHits* hits);
 

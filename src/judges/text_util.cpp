@@ -67,9 +67,10 @@ bool IsBreakChar(char32_t cp) {
   return cp == '.' || cp == '!' || cp == '?' || cp == ',' || cp == '~' || cp == ';' || cp == '\n' ||
          cp == 0x2026 || cp == 0xFF1F || cp == 0xFF01 || cp == '^';
 }
-// Connectives after which a new clause starts ("어제는 붐볐는데 | 지금은 한산").
-constexpr std::array<std::string_view, 8> kConnectives = {"는데", "은데", "인데", "던데",
-                                                          "지만", "ㄴ데", "니까", "한데"};
+// Connectives after which a new clause starts ("어제는 붐볐는데 | 지금은 한산"); "주차장은
+// 모르겠고 | 대합실은 …" sets one place aside and reports on another.
+constexpr std::array<std::string_view, 10> kConnectives = {
+    "는데", "은데", "인데", "던데", "지만", "ㄴ데", "니까", "한데", "모르겠고", "모르겠지만"};
 // 필요, 중요, 수요, 주요: 요 inside a word, not an ending.
 bool IsWordBeforeYo(char32_t prev) {
   return prev == U'필' || prev == U'중' || prev == U'수' || prev == U'주' || prev == U'개';
@@ -80,6 +81,22 @@ bool IsWordAfterYo(char32_t next) {
        {U'즘', U'금', U'일', U'리', U'청', U'소', U'구', U'약', U'인', U'가', U'령', U'양'})
     if (next == w) return true;
   return false;
+}
+// 유모차, 유명, 예약, 예정 …: 유/예 starting a word after what looked like a dialect ending.
+bool IsWordAfterDialect(char32_t next) {
+  for (char32_t w : {U'모', U'명', U'료', U'리', U'행', U'약', U'정', U'매', U'상', U'치', U'전',
+                     U'원', U'일', U'턴', U'외', U'효'})
+    if (next == w) return true;
+  return false;
+}
+// Dialect sentence endings: 충청 "…있어유, 해유, 많아유", 경상 "…많네예, 있어예" (not 아예 "at
+// all", 여유 "room"), "…합니더, 있심더".
+bool IsDialectEnding(char32_t prev, char32_t cp) {
+  if (cp == U'더') return prev == U'니' || prev == U'심';
+  if (cp != U'유' && cp != U'예') return false;
+  for (char32_t p : {U'어', U'해', U'봐', U'네', U'지', U'와', U'워', U'래', U'돼', U'져', U'셔'})
+    if (prev == p) return true;
+  return cp == U'유' && (prev == U'아' || prev == U'혀');
 }
 // A '~' between a figure ("20", "20분", "1시간") and a digit joins a range.
 bool RangeSign(std::string_view before, std::string_view text, size_t next) {
@@ -121,11 +138,20 @@ CompactText MakeCompact(std::string_view text) {
   };
   // A sentence ending ("…어요", "…니다") or a run of laughter jamo followed by more words
   // starts a new clause even without punctuation: "텅 비었네요 다들 어디 감?".
-  bool ended = false;
+  bool ended = false, ended_dialect = false, digit_gap = false;
   char32_t prev = 0;
   for (size_t i = 0; i < text.size();) {
     char32_t cp = NextCodePoint(text, i);
-    if (IsSpace(cp) && cp != '\n') continue;
+    if (IsSpace(cp) && cp != '\n') {
+      // "222 20분": figures apart stay apart (one space kept between two digits).
+      digit_gap = !c.text.empty() && c.text.back() >= '0' && c.text.back() <= '9';
+      continue;
+    }
+    if (digit_gap && cp >= '0' && cp <= '9') {
+      c.text += ' ';
+      c.clause.resize(c.text.size(), clause);
+    }
+    digit_gap = false;
     if ((cp == '~' || cp == 0xFF5E) && RangeSign(c.text, text, i)) {
       c.text += '~';  // "20~30분", "20분~30분": a range, not a clause break
       c.clause.resize(c.text.size(), clause);
@@ -138,8 +164,11 @@ CompactText MakeCompact(std::string_view text) {
       continue;
     }
     if (cp >= 'A' && cp <= 'Z') cp = cp - 'A' + 'a';
-    if (ended && IsHangulSyllable(cp) && !IsWordAfterYo(cp)) close_clause();
+    if (ended && IsHangulSyllable(cp) && !IsWordAfterYo(cp) &&
+        !(ended_dialect && IsWordAfterDialect(cp)))
+      close_clause();
     ended = false;
+    ended_dialect = false;
     AppendUtf8(c.text, cp);
     c.clause.resize(c.text.size(), clause);
     clause_has_text = true;
@@ -147,11 +176,13 @@ CompactText MakeCompact(std::string_view text) {
       ended = !IsWordBeforeYo(prev);
     } else if (cp == U'다' && prev == U'니') {
       ended = true;
+    } else if (IsDialectEnding(prev, cp)) {
+      ended = ended_dialect = true;
     } else if (cp == U'ㅋ' || cp == U'ㅎ' || cp == U'ㅠ' || cp == U'ㅜ' || cp == U'ㄷ') {
       ended = true;  // laughter, crying, trembling; "ㄹㅇ", "ㅇㅈ" are words inside a clause
     }
     prev = cp;
-    if (cp != U'데' && cp != U'만' && cp != U'까') continue;
+    if (cp != U'데' && cp != U'만' && cp != U'까' && cp != U'고') continue;
     for (auto conn : kConnectives) {
       std::string_view t = c.text;
       if (t.size() >= conn.size() && t.substr(t.size() - conn.size()) == conn) {
