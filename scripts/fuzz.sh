@@ -6,8 +6,9 @@
 # corpus through CTest; --long N runs each (or the TARGETs named: request
 # model_output sse image config) for N seconds, one after another, and prints
 # one line per target: executions, seconds, crashes. Crashing inputs land in
-# build-fuzz/fuzz/crash_<target>/. Exits 77 (skipped) when clang is missing,
-# 1 when any target crashed.
+# build-fuzz/fuzz/crash_<target>/. NUNCHI_FUZZ_FORK=N runs --long in
+# libFuzzer's fork mode, N worker processes on one corpus. Exits 77 (skipped)
+# when clang is missing, 1 when any target crashed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:---short}
@@ -41,11 +42,17 @@ for t in "${targets[@]}"; do
   log="$build/fuzz/long_$t.log"
   start=$(date +%s)
   rc=0
-  "$build/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -entropic=0 \
+  # NUNCHI_FUZZ_FORK=N: libFuzzer's fork mode, N worker processes on one
+  # shared corpus (executions counted over all of them).
+  fork=()
+  [ -n "${NUNCHI_FUZZ_FORK:-}" ] && fork=(-fork="$NUNCHI_FUZZ_FORK")
+  "$build/fuzz/fuzz_$t" "${fork[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -entropic=0 \
     -max_len="${max_len:-4096}" -print_final_stats=1 -artifact_prefix="$build/fuzz/crash_$t/" \
     "$build/fuzz/new_$t" "$root/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
   end=$(date +%s)
   execs=$(awk '/stat::number_of_executed_units/ { print $NF }' "$log")
+  # Fork mode prints no final stats: its last "#N:" line is the total.
+  [ -z "$execs" ] && execs=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -n 1)
   crashes=$(find "$build/fuzz/crash_$t" -type f | wc -l)
   echo "fuzz_$t: executions ${execs:-?} in $((end - start)) s, crashes $crashes, exit $rc"
   [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ] && { crashed=1; grep -E "SUMMARY|ERROR" "$log" || true; }
