@@ -227,10 +227,10 @@ TEST(Blackbox, ADeadModelServerFallsBackToTheDefaultJudge) {
   // Port 9 on loopback: nothing listens, every connection is refused. The
   // cascade (the default route with a model) is told to escalate everything,
   // so the dead server is asked and the cheap judgment stands.
-  ServerProcess server(TempDir("fallback"),
-                       {"--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
-                        "--remote-model", "m", "--deadline-ms", "8000",
-                        "--escalation-threshold", "1.01"});
+  ServerProcess server(
+      TempDir("fallback"),
+      {"--backend", "openai", "--base-url", "http://127.0.0.1:9/v1", "--remote-model", "m",
+       "--deadline-ms", "8000", "--escalation-threshold", "1.01"});
   auto c = server.Client();
   Backend be;
   be.AddSpot("s1", "서울역 2번 출구");
@@ -243,9 +243,10 @@ TEST(Blackbox, ADeadModelServerFallsBackToTheDefaultJudge) {
   auto s1 = SpotOf(nlohmann::json::parse(r->body), "s1");
   EXPECT_EQ(s1["analysis_status"], "OK");
   EXPECT_EQ(s1["congestion_level"], "HIGH");
-  // The metrics say who answered and why: the remote judge failed to connect.
+  // The metrics say who answered and why: the remote judge (the cascade's,
+  // on the short escalation prompt) failed to connect.
   EXPECT_GE(Metric(c, "nunchi_remote_transport_errors_total",
-                   "{backend=\"openai\",model=\"m\",prompt_version=\"judge-v1\"}"),
+                   "{backend=\"openai\",model=\"m\",prompt_version=\"judge-escalate-v1\"}"),
             1);
   EXPECT_EQ(Metric(c, "nunchi_judgments_total", "{judge=\"rules\",outcome=\"ok\"}"), 1);
 }
