@@ -1,0 +1,94 @@
+// The cause pass of the default judge's rules (rule_passes.h): which cause a
+// report names, else the one it inherits from its post or its venue, and the
+// thread irony check that reads a parent's HIGH. Pure functions, any thread.
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "judges/cause_text.h"
+#include "judges/rule_passes.h"
+#include "judges/rules.h"
+
+namespace nunchi::judges {
+
+bool ThreadIrony(const RuleState& s, const RuleContext& ctx) {
+  auto packed = [](const Judgment* j) {
+    return j && j->relevance == Relevance::kRelevant && j->level == Level::kHigh;
+  };
+  if (!packed(ctx.post) && !packed(ctx.parent)) return false;
+  const std::string& t = s.c.text;
+  auto has = [&](std::initializer_list<std::string_view> words) {
+    for (std::string_view w : words)
+      if (t.find(w) != std::string::npos) return true;
+    return false;
+  };
+  for (const auto& n : s.hits.numbers)
+    if (!n.dropped) return false;
+  if (!has({"한적", "한산", "여유롭", "쾌적", "한가", "널널"})) return false;
+  if (!has({"네요", "하다", "하네", "좋네", "최고", "롭다"}))
+    return false;  // exclaiming, not telling
+  if (!has({"아주", "진짜", "정말", "완전", "참"}) && !t.starts_with("아") && !t.starts_with("와"))
+    return false;
+  if (!has({"ㅎ", "ㅋ", "~", "^"})) return false;
+  // A change of state is a report of its own ("이제 좀 한산하네요 ㅎㅎ").
+  if (has({"이제", "지금은", "빠졌", "빠짐", "빠지", "줄었", "풀렸", "끝나", "끝났", "사라", "다행",
+           "쪽은", "는한산", "은한산"}))
+    return false;
+  return true;
+}
+
+void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
+  // The cause: words in the clauses that count, else the post's, else the venue's.
+  // Cause words count in every clause about here and now, questions and guesses included
+  // ("이 날씨에 누가 오겠어요").
+  std::vector<char> cause_dropped(s.nc, 0);
+  for (size_t k = 0; k < s.nc; ++k)
+    cause_dropped[k] = s.elsewhere || s.other[k] || ((s.past[k] || s.future[k]) && !s.now[k]);
+  Level level = v->judgment.level;
+  bool busy = level == Level::kMedium || level == Level::kHigh;
+  // A crowd at a venue is there for what the venue is named after ("야구장" + "야구");
+  // a quiet report names no cause by naming the spot.
+  // "평일 저녁인데도 한산", "점심시간인데 자리 많아요": in a quiet report the time said as a
+  // concession is no cause (written LOW/UNKNOWN reports with a time word + 인데(도)/치고/
+  // 임에도: NONE 12 of 14; with 이라/때문: PEAK_TIME 65 of 72).
+  std::vector<CauseHit> stated;
+  const std::vector<CauseHit>* hits = &s.hits.causes;
+  if (!busy) {
+    const std::string& t = s.c.text;
+    for (const auto& h : s.hits.causes) {
+      bool concession = false;
+      if (h.cue->cause == Cause::kPeakTime) {
+        size_t end = h.pos;
+        while (end < t.size() && s.c.clause[end] == h.clause) ++end;
+        std::string_view rest(t.data() + h.pos, end - h.pos);
+        for (std::string_view c : {"인데도", "는데도", "치고", "임에도", "이지만", "인데"})
+          concession = concession || rest.find(c) != std::string_view::npos;
+        // "평일이라", "주말이라서": a reason, whatever follows
+        for (std::string_view r : {"이라", "라서", "때문", "라그런"})
+          if (rest.substr(0, std::min<size_t>(rest.size(), 24)).find(r) != std::string_view::npos)
+            concession = false;
+      }
+      if (!concession) stated.push_back(h);
+    }
+    hits = &stated;
+  }
+  const lex::CauseCue* cause = PickCause(*hits, &cause_dropped, !busy);
+  // A stated cause counts at every level: a LOW report has one when it states it
+  // ("평일이라 한산", "비 와서 다들 안 왔나 봐요"), the label guide's rule.
+  if (cause) {
+    v->judgment.cause = cause->cause;
+    v->cause_key = std::string(cause->display);
+    v->cause_stated = true;
+  } else if (busy && ctx.parent && ctx.post_cause != Cause::kNone) {
+    v->judgment.cause = ctx.post_cause;
+    v->cause_key = ctx.post_cause_key;
+  } else if (busy && ctx.spot && IsEventSpot(*ctx.spot)) {
+    v->judgment.cause = Cause::kEvent;
+  }
+  v->judgment.cause_text =
+      MakeCauseText(Relevance::kRelevant, level, v->judgment.cause, v->cause_key, v->wait);
+}
+
+}  // namespace nunchi::judges
