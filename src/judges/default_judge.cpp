@@ -177,7 +177,8 @@ void DefaultJudge::ChooseCause(const std::string& text, const RuleVerdict& v,
         busy ? rules_.DetectCause(text, &key) : rules_.DetectCause(text, &key, ctx.spot_compact);
   }
   const float min_cause = busy ? options_.classifier_min_cause : options_.classifier_min_cause_low;
-  if (cause == Cause::kNone && p.stated_cause != Cause::kNone && p.p_stated_cause >= min_cause) {
+  if (cause == Cause::kNone && !(v.decided && v.cause_denied) && p.stated_cause != Cause::kNone &&
+      p.p_stated_cause >= min_cause) {
     cause = p.stated_cause;
     key.clear();
   }

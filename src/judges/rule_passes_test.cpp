@@ -345,6 +345,28 @@ TEST_F(RulePassesTest, EveryDecisionCarriesItsRowsMeasuredConfidence) {
   }
 }
 
+TEST_F(RulePassesTest, ACauseTheWriterOnlyExpectedIsNoCauseOfTheQuiet) {
+  // Fourth round of issue 13: written LOW/UNKNOWN reports with 줄 알았는데 / 각오했는데 /
+  // 각오하고 state no cause 9 times of 10.
+  RuleVerdict v = Run("오늘 비 와서 다들 차 끌고 올 줄 알았는데 의외로 한산해요");
+  EXPECT_EQ(v.judgment.level, Level::kLow);
+  EXPECT_EQ(v.judgment.cause, Cause::kNone);
+  EXPECT_TRUE(v.cause_denied);
+  v = Run("크리스마스 마켓 한다길래 각오했는데 진입 바로 됨. 안 막힘");
+  EXPECT_EQ(v.judgment.cause, Cause::kNone);
+  // A stated cause of the quiet still counts.
+  v = Run("비 와서 그런지 완전 한산해요");
+  EXPECT_EQ(v.judgment.cause, Cause::kWeather);
+  EXPECT_FALSE(v.cause_denied);
+}
+
+TEST_F(RulePassesTest, NoProgressAndNegatedNounFormsReadTheirLevel) {
+  EXPECT_EQ(Run("생각보다 안 막힘").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("15분째 한 팀도 안 빠짐").judgment.level, Level::kHigh);
+  // 경찰서 is a place, not police control.
+  EXPECT_NE(Run("경찰서도 이제 줄 생겼어요 대기 2타임").judgment.cause, Cause::kConstruction);
+}
+
 TEST(WilsonTest, FewFiresAreTrustedLess) {
   EXPECT_DOUBLE_EQ(WilsonLower(0, 0), 0);
   EXPECT_LT(WilsonLower(5, 5), 0.6);

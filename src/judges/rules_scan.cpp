@@ -108,6 +108,7 @@ bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue
   if (cue.pat == "방송" && pos >= 6 && t.substr(pos - 6, 6) == "안내") return true;
   if (cue.pat == "사고" && At(t, pos + 6, "싶")) return true;
   if (cue.pat == "장애" && At(t, pos + 6, "인")) return true;  // 장애인 화장실
+  if (cue.pat == "경찰" && At(t, pos + 6, "서")) return true;  // 경찰서: a place, no control
   if (cue.pat == "날씨" && (At(t, pos + 6, "는") || At(t, pos + 6, "은")))
     return true;  // 날씨는 맑아요
   return false;
