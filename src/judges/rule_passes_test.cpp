@@ -293,6 +293,8 @@ TEST_F(RulePassesTest, QuietExclaimedWithCaretsIsSarcasm) {
 TEST_F(RulePassesTest, WordsInsideOtherWordsAreNoLevel) {
   EXPECT_EQ(Run("우산 때문에 줄이 더 길어 보임 실제로도 더 길고").judgment.level, Level::kHigh);
   EXPECT_NE(Run("저 지금 파도풀 한가운데").judgment.level, Level::kLow);
+  EXPECT_NE(Run("입구가 하나뿐이라 병목 심해요").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("지금 저 하나뿐이에요 텅텅").judgment.level, Level::kLow);
   EXPECT_EQ(Run("대기 제로").judgment.level, Level::kLow);
   EXPECT_EQ(Run("줄 1미터도 안 줄어요").judgment.level, Level::kHigh);
 }

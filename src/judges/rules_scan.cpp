@@ -75,6 +75,8 @@ bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue
   // "실제로도 더 길고" is no "제로"; "파도풀 한가운데" is the middle, not "한가" (quiet).
   if (cue.pat == "제로") return pos >= 3 && t.substr(pos - 3, 3) == "실";
   if (cue.pat == "한가") return At(t, pos + cue.pat.size(), "운데");
+  // "입구가 하나뿐이라" is one entrance, not "나뿐" (only me there).
+  if (cue.pat == "나뿐") return pos >= 3 && t.substr(pos - 3, 3) == "하";
   if (cue.pat != "만원") return false;
   size_t end = pos + cue.pat.size();
   for (auto after :
