@@ -369,6 +369,16 @@ TEST_F(RulePassesTest, NoProgressAndNegatedNounFormsReadTheirLevel) {
   EXPECT_NE(Run("경찰서도 이제 줄 생겼어요 대기 2타임").judgment.cause, Cause::kConstruction);
 }
 
+TEST_F(RulePassesTest, ABusyReportAtAnEventVenueHasTheEventAsCause) {
+  // The spot's name says what is on (고사장, 굿즈, 아레나, 행사 …): a busy report that
+  // names no cause of its own is there for it; a quiet one states none.
+  spot_ = {"s2", "부산 해운대 수능 고사장 정문", ""};
+  EXPECT_TRUE(IsEventSpot(spot_));
+  EXPECT_EQ(Run("정문 앞 사람 꽉 찼어요 지나가기 힘듦").judgment.cause, Cause::kEvent);
+  EXPECT_EQ(Run("정문 앞 한산해요").judgment.cause, Cause::kNone);
+  EXPECT_FALSE(IsEventSpot({"s3", "강남역 11번 출구", "출구 앞 보행로"}));
+}
+
 TEST(WilsonTest, FewFiresAreTrustedLess) {
   EXPECT_DOUBLE_EQ(WilsonLower(0, 0), 0);
   EXPECT_LT(WilsonLower(5, 5), 0.6);
