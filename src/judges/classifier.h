@@ -77,6 +77,7 @@ struct TrainOptions {
   FeatureConfig features;
   bool balanced = false;        // class weights inverse to class frequency, per head
   double written_weight = 1.0;  // instance weight of written examples (group >= 0)
+  double high_weight = 1.0;     // class weight of HIGH in the level head (HIGH judged LOW)
 };
 
 // The training examples of labeled bundles, all of one group (-1: generated, else the
@@ -90,7 +91,7 @@ std::vector<TrainExample> TrainingExamples(const std::vector<LabeledBundle>& bun
 Result<TrainOptions> VariantOptions(std::string_view name);
 std::vector<std::string> VariantNames();
 // The variant the build trains.
-inline constexpr std::string_view kDefaultVariant = "written2";
+inline constexpr std::string_view kDefaultVariant = "c1-written2";
 
 // Trains the three heads (no calibration). kInvalidArgument when a head has fewer than
 // two classes.

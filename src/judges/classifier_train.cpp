@@ -32,9 +32,11 @@ struct Vectorized {
 };
 
 // Trains one head; writes its class columns (class value -> column) into model.
+// `extra` multiplies the weight of one class (class value, factor; factor 1: none).
 Status TrainHead(const Vectorized& vec, const std::vector<size_t>& which, const std::vector<int>& y,
                  double c, bool balanced, int n_features,
-                 const std::vector<std::pair<int, size_t>>& class_to_col, ClassifierModel* model) {
+                 const std::vector<std::pair<int, size_t>>& class_to_col, ClassifierModel* model,
+                 std::pair<int, double> extra = {0, 1.0}) {
   std::map<int, int> seen;
   for (size_t i : which) seen[y[i]]++;
   if (seen.size() < 2) return Status(ErrorCode::kInvalidArgument, "a head needs two classes");
@@ -56,10 +58,13 @@ Status TrainHead(const Vectorized& vec, const std::vector<size_t>& which, const 
   param.C = c;
   std::vector<int> weight_label;
   std::vector<double> weight;
-  if (balanced) {  // n / (k * n_c): every class weighs as much in total
+  if (balanced || extra.second != 1.0) {  // balanced: n / (k * n_c), every class as much
     for (auto [cls, n] : seen) {
       weight_label.push_back(cls);
-      weight.push_back(static_cast<double>(which.size()) / (seen.size() * static_cast<double>(n)));
+      double w = balanced ? static_cast<double>(which.size()) /
+                                (static_cast<double>(seen.size()) * static_cast<double>(n))
+                          : 1.0;
+      weight.push_back(cls == extra.first ? w * extra.second : w);
     }
     param.nr_weight = static_cast<int>(weight.size());
     param.weight_label = weight_label.data();
@@ -156,8 +161,10 @@ Result<ClassifierModel> TrainClassifier(const std::vector<TrainExample>& given,
                            rel_cols, &model);
       !s.ok())
     return s;
+  const std::pair<int, double> high = {static_cast<int>(LevelIndex(Level::kHigh)),
+                                       options.high_weight};
   if (Status s = TrainHead(vec, level_rows, y_level, options.c_level, options.balanced, n_features,
-                           level_cols, &model);
+                           level_cols, &model, high);
       !s.ok())
     return s;
   if (Status s = TrainHead(vec, cause_rows, y_cause, options.c_cause, options.balanced, n_features,
@@ -225,11 +232,46 @@ Result<TrainOptions> VariantOptions(std::string_view name) {
     o.written_weight = 2;
     return o;
   }
+  // Fourth round of issue 13 (docs/quality.md): alternatives measured on blind-7..9 held out.
+  if (name == "written3" || name == "written4") {  // written text weighs more still
+    o.written_weight = name == "written3" ? 3 : 4;
+    return o;
+  }
+  if (name == "char4-written2") {  // character 1-4-grams and words, no word bigrams
+    o.features.char_max = 4;
+    o.written_weight = 2;
+    return o;
+  }
+  if (name == "balanced-written2") {  // class weights inverse to frequency, per head
+    o.balanced = true;
+    o.written_weight = 2;
+    return o;
+  }
+  if (name == "high2-written2") {  // HIGH weighs twice in the level head
+    o.high_weight = 2;
+    o.written_weight = 2;
+    return o;
+  }
+  // Stronger regularisation: every head at C = 1 (or 2, 0.5); with word bigrams too.
+  if (name == "c1-written2" || name == "c2-written2" || name == "c05-written2" ||
+      name == "c1-bigram-written2") {
+    o.c_relevance = o.c_level = o.c_cause = name == "c2-written2"    ? 2
+                                            : name == "c05-written2" ? 0.5
+                                                                     : 1;
+    o.written_weight = 2;
+    if (name == "c1-bigram-written2") {
+      o.features.char_max = 4;
+      o.features.word_bigrams = true;
+    }
+    return o;
+  }
   return Status(ErrorCode::kNotFound, "unknown classifier variant " + std::string(name));
 }
 
 std::vector<std::string> VariantNames() {
-  return {"base", "bigram", "balanced", "written2", "bigram-written2"};
+  return {"base",           "bigram",      "balanced",     "written2",          "bigram-written2",
+          "written3",       "written4",    "c1-written2",  "char4-written2",    "balanced-written2",
+          "high2-written2", "c2-written2", "c05-written2", "c1-bigram-written2"};
 }
 
 std::pair<float, float> FitPlatt(const std::vector<float>& scores,

@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
       jo.classifier_min_cause_low = std::stof(argv[++k]);
     } else if (a == "--level-override" && k + 1 < argc) {
       jo.level_override = std::stof(argv[++k]);
+    } else if (a == "--combine-confidence") {
+      jo.combine_confidence = true;
     } else {
       files.push_back(a);
     }
@@ -191,6 +193,7 @@ int main(int argc, char** argv) {
         if (grid_key == "level-override-quantity") go.level_override_quantity = x;
         if (grid_key == "plain-waits-hold") go.plain_waits_hold = x > 0.5f;
         if (grid_key == "relevance-override") go.relevance_override = x;
+        if (grid_key == "combine-confidence") go.combine_confidence = x > 0.5f;
         nj::DefaultJudge gj(clf, go);
         grid_reports[g].push_back(nj::Evaluate(gj, folds[w].bundles));
       }

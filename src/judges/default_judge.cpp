@@ -36,6 +36,13 @@ namespace {
 // the pass does not say (rules before the per-pass measurement).
 double RuleConfidence(float field, float overall) { return field > 0 ? field : overall; }
 
+// The probability that an answer held with confidence p is right when an independent
+// reader holds another answer with confidence q.
+double AgainstConfidence(double p, double q) {
+  const double yes = p * (1 - q), no = (1 - p) * q;
+  return yes + no > 0 ? yes / (yes + no) : p;
+}
+
 }  // namespace
 
 Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, size_t i,
@@ -93,18 +100,23 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
       rules_decide = true;  // both unsure: the rules' reading of the words wins
     }
   }
+  const bool combine = options_.combine_confidence;
   if (rules_decide) {
     j = std::move(v.judgment);
     j.relevance_confidence = rule_rel_conf;
+    if (combine && !holds && clf_against > 0.5)
+      j.relevance_confidence = AgainstConfidence(rule_rel_conf, clf_against);
     if (j.relevance == Relevance::kIrrelevant) {
       j.level_confidence = 1.0;
     } else if (!holds && p.level != j.level && p.cal_level >= level_override &&
                p.cal_level > rule_lvl_conf && clf_rel >= 0.5) {
       // The rules' relevance holds but the classifier is surer of another level.
       j.level = p.level;
-      j.level_confidence = p.cal_level;
+      j.level_confidence = combine ? AgainstConfidence(p.cal_level, rule_lvl_conf) : p.cal_level;
     } else {
       j.level_confidence = rule_lvl_conf;
+      if (combine && !holds && p.level != j.level && clf_rel >= 0.5)
+        j.level_confidence = AgainstConfidence(rule_lvl_conf, p.cal_level);
     }
     if (j.relevance == Relevance::kRelevant && v.reason != "reply")
       ChooseCause(text, v, p, ctx, i, event_spot, &j);
@@ -117,22 +129,29 @@ Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, s
   if (options_.classifier_calibrated_relevant >= 0)
     relevant = clf_rel >= options_.classifier_calibrated_relevant;
   if (overruled) relevant = !rule_says_rel;
+  // Overruled: the rules' measured confidence in the other answer weighs against it.
+  const bool weigh_rules = combine && overruled;
   if (!relevant) {
     j.relevance = Relevance::kIrrelevant;
-    j.relevance_confidence = 1 - clf_rel;
+    j.relevance_confidence =
+        weigh_rules ? AgainstConfidence(1 - clf_rel, rule_rel_conf) : 1 - clf_rel;
     j.level_confidence = 1.0;
     Stamp(&j, "classifier");
     return j;
   }
   j.relevance = Relevance::kRelevant;
-  j.relevance_confidence = clf_rel;
+  j.relevance_confidence = weigh_rules ? AgainstConfidence(clf_rel, rule_rel_conf) : clf_rel;
   if (rule_says_rel && !(p.level != v.judgment.level && p.cal_level >= level_override &&
                          p.cal_level > rule_lvl_conf)) {
     j.level = v.judgment.level;
     j.level_confidence = rule_lvl_conf;
+    if (combine && p.level != j.level)
+      j.level_confidence = AgainstConfidence(rule_lvl_conf, p.cal_level);
   } else {
     j.level = p.level;
     j.level_confidence = p.cal_level;
+    if (combine && rule_says_rel && v.judgment.level != j.level)
+      j.level_confidence = AgainstConfidence(p.cal_level, rule_lvl_conf);
   }
   ChooseCause(text, v, p, ctx, i, event_spot, &j);
   Stamp(&j, "classifier");
@@ -158,7 +177,8 @@ void DefaultJudge::ChooseCause(const std::string& text, const RuleVerdict& v,
         busy ? rules_.DetectCause(text, &key) : rules_.DetectCause(text, &key, ctx.spot_compact);
   }
   const float min_cause = busy ? options_.classifier_min_cause : options_.classifier_min_cause_low;
-  if (cause == Cause::kNone && p.stated_cause != Cause::kNone && p.p_stated_cause >= min_cause) {
+  if (cause == Cause::kNone && !(v.decided && v.cause_denied) && p.stated_cause != Cause::kNone &&
+      p.p_stated_cause >= min_cause) {
     cause = p.stated_cause;
     key.clear();
   }

@@ -196,5 +196,24 @@ TEST(DefaultJudgeTest, ALongQueueInPeopleOrTeamsIsNotOverruled) {
   EXPECT_EQ(DefaultJudge(medium, off).JudgeBundle(t)[1]->level, Level::kMedium);
 }
 
+TEST(DefaultJudgeTest, ADisagreementLowersTheConfidenceOfTheFieldItIsAbout) {
+  // The rules read LOW; the sure classifier reads HIGH but may not overrule.
+  DefaultJudgeOptions off;
+  off.relevance_override = 1.01f;
+  off.level_override = 1.01f;
+  off.combine_confidence = false;
+  DefaultJudgeOptions on = off;
+  on.combine_confidence = true;
+  JudgeTask t = PopupTask({"생각보다 한산해요"});
+  JudgeOutput a = DefaultJudge(SureClassifier(), off).JudgeBundle(t);
+  JudgeOutput b = DefaultJudge(SureClassifier(), on).JudgeBundle(t);
+  ASSERT_EQ(a[1]->level, Level::kLow);
+  ASSERT_EQ(b[1]->level, Level::kLow);  // the same judgment ...
+  EXPECT_GT(a[1]->level_confidence, 0.5);
+  EXPECT_LT(b[1]->level_confidence, 0.1);  // ... ranked among the least sure
+  // Both read RELEVANT: the relevance confidence is the rule's either way.
+  EXPECT_DOUBLE_EQ(a[1]->relevance_confidence, b[1]->relevance_confidence);
+}
+
 }  // namespace
 }  // namespace nunchi::judges

@@ -70,6 +70,18 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
           if (rest.substr(0, std::min<size_t>(rest.size(), 24)).find(r) != std::string_view::npos)
             concession = false;
       }
+      // "비 와서 다들 올 줄 알았는데 한산", "마켓 한다길래 각오했는데 바로 됨": a cause named
+      // as what the writer expected is no cause of the quiet (written LOW/UNKNOWN reports
+      // with 줄 알았는데 / 각오했는데 / 각오하고: NONE 9 of 10; fourth round of issue 13).
+      bool expected = false;
+      for (std::string_view e : {"줄알았는데", "각오했는데", "각오하고", "예상했는데"}) {
+        size_t at = t.find(e, h.pos);
+        expected = expected || (at != std::string::npos && at - h.pos <= 90);
+      }
+      if (expected) {
+        v->cause_denied = true;
+        continue;
+      }
       if (!concession) stated.push_back(h);
     }
     hits = &stated;

@@ -293,6 +293,8 @@ TEST_F(RulePassesTest, QuietExclaimedWithCaretsIsSarcasm) {
 TEST_F(RulePassesTest, WordsInsideOtherWordsAreNoLevel) {
   EXPECT_EQ(Run("우산 때문에 줄이 더 길어 보임 실제로도 더 길고").judgment.level, Level::kHigh);
   EXPECT_NE(Run("저 지금 파도풀 한가운데").judgment.level, Level::kLow);
+  EXPECT_NE(Run("입구가 하나뿐이라 병목 심해요").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("지금 저 하나뿐이에요 텅텅").judgment.level, Level::kLow);
   EXPECT_EQ(Run("대기 제로").judgment.level, Level::kLow);
   EXPECT_EQ(Run("줄 1미터도 안 줄어요").judgment.level, Level::kHigh);
 }
@@ -343,6 +345,38 @@ TEST_F(RulePassesTest, EveryDecisionCarriesItsRowsMeasuredConfidence) {
     }
     EXPECT_FLOAT_EQ(v.confidence, std::min(v.relevance_confidence, v.level_confidence)) << text;
   }
+}
+
+TEST_F(RulePassesTest, ACauseTheWriterOnlyExpectedIsNoCauseOfTheQuiet) {
+  // Fourth round of issue 13: written LOW/UNKNOWN reports with 줄 알았는데 / 각오했는데 /
+  // 각오하고 state no cause 9 times of 10.
+  RuleVerdict v = Run("오늘 비 와서 다들 차 끌고 올 줄 알았는데 의외로 한산해요");
+  EXPECT_EQ(v.judgment.level, Level::kLow);
+  EXPECT_EQ(v.judgment.cause, Cause::kNone);
+  EXPECT_TRUE(v.cause_denied);
+  v = Run("크리스마스 마켓 한다길래 각오했는데 진입 바로 됨. 안 막힘");
+  EXPECT_EQ(v.judgment.cause, Cause::kNone);
+  // A stated cause of the quiet still counts.
+  v = Run("비 와서 그런지 완전 한산해요");
+  EXPECT_EQ(v.judgment.cause, Cause::kWeather);
+  EXPECT_FALSE(v.cause_denied);
+}
+
+TEST_F(RulePassesTest, NoProgressAndNegatedNounFormsReadTheirLevel) {
+  EXPECT_EQ(Run("생각보다 안 막힘").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("15분째 한 팀도 안 빠짐").judgment.level, Level::kHigh);
+  // 경찰서 is a place, not police control.
+  EXPECT_NE(Run("경찰서도 이제 줄 생겼어요 대기 2타임").judgment.cause, Cause::kConstruction);
+}
+
+TEST_F(RulePassesTest, ABusyReportAtAnEventVenueHasTheEventAsCause) {
+  // The spot's name says what is on (고사장, 굿즈, 아레나, 행사 …): a busy report that
+  // names no cause of its own is there for it; a quiet one states none.
+  spot_ = {"s2", "부산 해운대 수능 고사장 정문", ""};
+  EXPECT_TRUE(IsEventSpot(spot_));
+  EXPECT_EQ(Run("정문 앞 사람 꽉 찼어요 지나가기 힘듦").judgment.cause, Cause::kEvent);
+  EXPECT_EQ(Run("정문 앞 한산해요").judgment.cause, Cause::kNone);
+  EXPECT_FALSE(IsEventSpot({"s3", "강남역 11번 출구", "출구 앞 보행로"}));
 }
 
 TEST(WilsonTest, FewFiresAreTrustedLess) {

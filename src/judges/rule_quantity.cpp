@@ -356,6 +356,14 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.unit = WaitInfo::kPeople;
     out->info.amount = n.value;
     len = q - pos;
+  } else if (At(t, p, "타임") && !n.few && n.value <= 6 &&
+             (Near(t, before_lo, pos, {"대기", "웨이팅", "줄"}) ||
+              Near(t, p + 6, p + 24, {"기다", "대기"}))) {
+    // "대기 2타임", "한 타임 기다렸어요": sessions of a timed activity, about 20 minutes each
+    // (the written files: one session MEDIUM 5 of 5, two or more HIGH 2 of 2).
+    out->info.unit = WaitInfo::kMinutes;
+    out->info.amount = n.value * 20;
+    len = p + 6 - pos;
   } else if (At(t, p, "팀") && !n.few) {
     out->info.unit = WaitInfo::kTeams;
     out->info.amount = n.value;
@@ -399,6 +407,14 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   // label 20-24 minutes elapsed HIGH 24 times of 27 (the generated file MEDIUM 4 of 4).
   if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 20 && At(t, pos + len, "째"))
     out->info.level = Level::kHigh;
+  // "10분째 50m도 못 갔어요", "15분째 한 팀도 안 빠짐", "10m 가는 데 5분": time spent with no
+  // progress is a long wait, whatever its minutes. The 19 written files label a figure in
+  // minutes followed by such words HIGH 26 times of 26 (fourth round of issue 13).
+  if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 5 &&
+      (Near(t, pos + len, pos + len + 36,
+            {"못갔", "못가", "못빠", "안빠", "꼼짝", "안줄어", "안움직", "못움직", "제자리"}) ||
+       Near(t, before_lo, pos, {"m가는데", "미터가는데"})))
+    out->info.level = Level::kHigh;
   return len;
 }
 
@@ -424,10 +440,11 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
 
 }  // namespace
 
-// Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, and ASCII m/h (min, hour, m).
+// Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, 타(임), and ASCII m/h (min, hour,
+// m).
 bool IsUnitStart(char32_t cp) {
   return cp == U'분' || cp == U'시' || cp == U'팀' || cp == U'명' || cp == U'번' || cp == U'대' ||
-         cp == U'미' || cp == 'm' || cp == 'h' || cp == 'p';
+         cp == U'미' || cp == U'타' || cp == 'm' || cp == 'h' || cp == 'p';
 }
 
 std::vector<Figure> FindFigures(std::string_view t) {

@@ -148,5 +148,24 @@ TEST(QuantityTest, OtherFiguresAreNotWaits) {
   ExpectNoWait("수속 시작한 지 30분 지나서 다들 들어감");  // time elapsed, not a wait
 }
 
+TEST(QuantityTest, TimeWithNoProgressIsALongWait) {
+  // Fourth round of issue 13: minutes followed by "no progress" words are HIGH in the
+  // written files 26 times of 26, whatever the minutes.
+  ExpectWait("저 지금 차 안인데 10분째 50m도 못 갔어요", WaitInfo::kMinutes, 10, Level::kHigh);
+  ExpectWait("15분째 한 팀도 안 빠짐", WaitInfo::kMinutes, 15, Level::kHigh);
+  ExpectWait("계단 앞에서 5분째 못 움직이는 중", WaitInfo::kMinutes, 5, Level::kHigh);
+  ExpectWait("램프 안이라 10m 가는 데 5분", WaitInfo::kMinutes, 5, Level::kHigh);
+  // Progress, or none said: the minutes decide.
+  ExpectWait("10분째 기다리는 중인데 줄이 쭉쭉 빠져요", WaitInfo::kMinutes, 10, Level::kMedium);
+  ExpectWait("대기 10분이면 될 듯", WaitInfo::kMinutes, 10, Level::kMedium);
+}
+
+TEST(QuantityTest, SessionsOfATimedActivityAreWaits) {
+  ExpectWait("경찰서도 이제 줄 생겼어요 대기 2타임ㅋㅋ", WaitInfo::kMinutes, 40, Level::kHigh);
+  ExpectWait("승무원 체험 대기 한 타임이에요", WaitInfo::kMinutes, 20, Level::kMedium);
+  ExpectWait("소방서는 한 타임 기다렸어요", WaitInfo::kMinutes, 20, Level::kMedium);
+  ExpectNoWait("2타임 공연 보고 왔어요");  // a session seen, not waited for
+}
+
 }  // namespace
 }  // namespace nunchi::judges

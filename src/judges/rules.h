@@ -55,6 +55,9 @@ struct RuleVerdict {
   // True when the cause is the text's own words (not the post's, the parent's or the
   // venue's): a caller may prefer another reading of the text only when this is false.
   bool cause_stated = false;
+  // True when a quiet report names a cause only as what the writer expected ("비 와서 다들
+  // 올 줄 알았는데 한산"): no cause, and no other reading of the text should give one.
+  bool cause_denied = false;
   std::optional<WaitInfo> wait;  // the decisive wait/queue figure, if any
 };
 

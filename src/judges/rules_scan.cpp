@@ -75,6 +75,8 @@ bool LevelFalsePositive(std::string_view t, size_t pos, const lex::LevelCue& cue
   // "실제로도 더 길고" is no "제로"; "파도풀 한가운데" is the middle, not "한가" (quiet).
   if (cue.pat == "제로") return pos >= 3 && t.substr(pos - 3, 3) == "실";
   if (cue.pat == "한가") return At(t, pos + cue.pat.size(), "운데");
+  // "입구가 하나뿐이라" is one entrance, not "나뿐" (only me there).
+  if (cue.pat == "나뿐") return pos >= 3 && t.substr(pos - 3, 3) == "하";
   if (cue.pat != "만원") return false;
   size_t end = pos + cue.pat.size();
   for (auto after :
@@ -108,6 +110,7 @@ bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue
   if (cue.pat == "방송" && pos >= 6 && t.substr(pos - 6, 6) == "안내") return true;
   if (cue.pat == "사고" && At(t, pos + 6, "싶")) return true;
   if (cue.pat == "장애" && At(t, pos + 6, "인")) return true;  // 장애인 화장실
+  if (cue.pat == "경찰" && At(t, pos + 6, "서")) return true;  // 경찰서: a place, no control
   if (cue.pat == "날씨" && (At(t, pos + 6, "는") || At(t, pos + 6, "은")))
     return true;  // 날씨는 맑아요
   return false;
