@@ -57,6 +57,7 @@ class FakeLlm : public Judge {
     {
       std::lock_guard lock(mu);
       asked.push_back(task.targets);
+      gate_cv.notify_all();  // WaitForCalls
     }
     std::this_thread::sleep_for(delay);
     if (gated) {
@@ -80,6 +81,12 @@ class FakeLlm : public Judge {
   size_t calls() {
     std::lock_guard lock(mu);
     return asked.size();
+  }
+  // The escalation runs on its own thread: a caller that returned at
+  // max_wait may be back before the call has reached the LLM.
+  bool WaitForCalls(size_t n) {
+    std::unique_lock lock(mu);
+    return gate_cv.wait_for(lock, 5s, [&] { return asked.size() >= n; });
   }
 };
 
@@ -241,6 +248,7 @@ TEST(Cascade, MaxWaitStillSendsWhatCanFinishBeforeTheDeadline) {
   llm.gated = true;
   Cascade cascade(&cheap, &llm, o);
   JudgeOutput out = cascade.JudgeBundle(Task(1, 60s));
+  EXPECT_TRUE(llm.WaitForCalls(1));  // sent, although slower than max_wait
   llm.Open();
   EXPECT_EQ(llm.calls(), 1u);
   EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
