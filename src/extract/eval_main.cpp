@@ -1,22 +1,74 @@
 // nunchi-extract-eval: `nunchi eval-extract` without the rest of the server.
 // Usage: nunchi-extract-eval --dir DIR [--json]
+//        nunchi-extract-eval --show IMAGE [--taxi]   (one image: OCR text and fields)
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "app/cmd_eval_extract.h"
+#include "extract/extractor.h"
+
+namespace {
+
+template <typename T>
+void PrintField(const char* name, const nunchi::extract::Field<T>& f) {
+  std::ostringstream v;
+  if (f.value) v << *f.value;
+  std::printf("%s: %s (confidence %.2f, from \"%s\")\n", name, f.value ? v.str().c_str() : "-",
+              f.confidence, f.evidence.text.c_str());
+}
+
+// Debugging aid for development renders: what the pipeline read.
+int Show(const std::string& path, bool taxi) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  nunchi::extract::Extractor extractor({});
+  if (taxi) {
+    auto r = extractor.TaxiFare(bytes);
+    if (auto* e = std::get_if<nunchi::extract::ExtractError>(&r)) {
+      std::printf("error: %s\n", e->message.c_str());
+      return 1;
+    }
+    auto& t = std::get<nunchi::extract::TaxiFareResult>(r);
+    std::printf("%s--\nmethod %s\n", t.ocr_text.c_str(), t.method.c_str());
+    PrintField("amount", t.amount);
+    return 0;
+  }
+  auto r = extractor.Receipt(bytes);
+  if (auto* e = std::get_if<nunchi::extract::ExtractError>(&r)) {
+    std::printf("error: %s\n", e->message.c_str());
+    return 1;
+  }
+  auto& t = std::get<nunchi::extract::ReceiptResult>(r);
+  std::printf("%s--\n", t.ocr_text.c_str());
+  PrintField("amount", t.amount);
+  PrintField("paid_at", t.paid_at);
+  PrintField("merchant", t.merchant);
+  PrintField("issuer", t.issuer);
+  PrintField("approval", t.approval_number);
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir;
-  bool json = false;
+  std::string dir, show;
+  bool json = false, taxi = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--json")
       json = true;
+    else if (a == "--taxi")
+      taxi = true;
     else if (a == "--dir" && i + 1 < argc)
       dir = argv[++i];
+    else if (a == "--show" && i + 1 < argc)
+      show = argv[++i];
   }
+  if (!show.empty()) return Show(show, taxi);
   if (dir.empty()) {
-    std::fprintf(stderr, "usage: nunchi-extract-eval --dir DIR [--json]\n");
+    std::fprintf(stderr, "usage: nunchi-extract-eval --dir DIR [--json] | --show IMAGE [--taxi]\n");
     return 2;
   }
   return nunchi::RunEvalExtract(dir, json);

@@ -168,10 +168,12 @@ namespace {
 // ("23111" for 23:11, "15:32142" for 15:32:42, "오후 2206" for 2:06 PM),
 // lost colons ("0840", "183912", "01:3514"), 일 read as 월.
 std::optional<DateTime> TimeAfterDate(const std::string& rest) {
-  static const std::string kLead = R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\))? ?(오전|오후|AM|PM)? ?)";
+  // A weekday in brackets, also with its closing bracket lost ("(월14:18").
+  static const std::string kLead =
+      R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
   // Seconds after a real colon, or after a slipped or lost one when nothing follows.
   static const std::regex kTime(
-      kLead + R"((\d{1,2}) ?[:;] ?(\d{2})(?: ?[:;] ?(\d{2})|[01]?(\d{2})(?!\d))?)");
+      kLead + R"((\d{1,2}) ?(?:[:;]|시) ?(\d{2})(?: ?(?:[:;]|분) ?(\d{2})|[01]?(\d{2})(?!\d))?)");
   static const std::regex kDigits(kLead + R"((\d{4,7})(?!\d))");
   std::smatch t;
   int h = 0, mi = 0, sec = 0;
@@ -213,7 +215,7 @@ std::optional<DateTime> FindDateTime(std::string_view s) {
   static const std::regex kDate(
       R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
   // "2024 1103 18:39:29": the separators lost; only taken with a time after it.
-  static const std::regex kCompactDate(R"((20\d{2}) (\d{2})(\d{2}))");
+  static const std::regex kCompactDate(R"((20\d{2}) ?(\d{2})(\d{2}))");
   std::string text(s);
   for (const std::regex* re : {&kDate, &kCompactDate}) {
     for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it) {
@@ -236,6 +238,47 @@ std::optional<DateTime> FindDateTime(std::string_view s) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<DateTime> FindTime(std::string_view s) {
+  // "14:05", "14:05:22", "오후 2:05", "14시 05분", not inside a longer
+  // number run or a date (a date line is read by FindDateTime).
+  static const std::regex kTime(
+      R"((?:(오전|오후|AM|PM) ?)?(\d{1,2}) ?(?::|;|시) ?(\d{2})(?: ?(?::|;|분) ?(\d{2}))?(?![\d:]))");
+  // A labelled time whose colon OCR read as a digit or lost: "시간 11813".
+  static const std::regex kLabelled(R"((?:시간|시각) ?:? ?(\d{4,6})(?!\d))");
+  std::string text(s);
+  int h = -1, mi = 0, sec = 0;
+  std::string ampm;
+  for (std::sregex_iterator it(text.begin(), text.end(), kTime), end; it != end; ++it) {
+    const std::smatch& t = *it;
+    auto at = static_cast<size_t>(t.position(0));
+    if (at > 0 && IsDigit(text[at - 1])) continue;
+    bool joined = at > 1 &&
+                  (text[at - 1] == ':' || text[at - 1] == '.' || text[at - 1] == '/' ||
+                   text[at - 1] == '-') &&
+                  IsDigit(text[at - 2]);
+    if (joined) continue;
+    h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
+    sec = t[4].matched ? std::stoi(t[4].str()) : 0;
+    ampm = t[1].str();
+    break;
+  }
+  std::smatch l;
+  if (h < 0 && std::regex_search(text, l, kLabelled)) {
+    const std::string d = l[1].str();
+    auto num = [&](size_t i) { return std::stoi(d.substr(i, 2)); };
+    if (d.size() == 4) h = num(0), mi = num(2);                // colon lost
+    if (d.size() == 5) h = num(0), mi = num(3);                // colon read as a digit
+    if (d.size() == 6) h = num(0), mi = num(2), sec = num(4);  // both lost
+  }
+  if (h < 0) return std::nullopt;
+  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
+  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  DateTime dt;
+  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
+  return dt;
 }
 
 std::string ToIso(const DateTime& dt) {

@@ -208,6 +208,55 @@ TEST(ReceiptRules, TransferRecipientSurvivesOneSlipInItsLabel) {
   EXPECT_FALSE(r.merchant.value) << *r.merchant.value;
 }
 
+TEST(TextRules, HourAndMinuteWordsAndATimeAlone) {
+  auto dt = FindDateTime(NormalizeOcrText("2026년 11월 30일 14시 05분"));
+  ASSERT_TRUE(dt);
+  EXPECT_EQ(ToIso(*dt), "2026-11-30T14:05:00");
+  auto t = FindTime("거래시간 14:05:22");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hour * 10000 + t->minute * 100 + t->second, 140522);
+  EXPECT_EQ(FindTime("오후 2:05").value_or(DateTime{}).hour, 14);
+  EXPECT_FALSE(FindTime("승인번호 12345678"));
+  EXPECT_FALSE(FindTime("전화 02-123-4567"));
+  EXPECT_FALSE(FindTime("시간 25:10"));
+}
+
+TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
+  std::vector<OcrLine> lines = {Line("거래일자 2026.11.30 (월)", 0), Line("거래시간 14:05:22", 30),
+                                Line("승인금액 12,000원", 60)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).paid_at.value.value_or(""), "2026-11-30T14:05:22");
+  // Without a time anywhere, the date alone (midnight) at lower confidence.
+  lines.erase(lines.begin() + 1);
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.paid_at.value.value_or(""), "2026-11-30T00:00:00");
+  EXPECT_LT(r.paid_at.confidence, 0.9);
+}
+
+// Card slips that print each amount under its label: the cross-check still
+// sees supply and VAT, and 거래금액 is a total.
+TEST(ReceiptRules, AmountsOnTheLineAfterTheirLabels) {
+  std::vector<OcrLine> lines = {Line("공 급 가 액", 0),         Line("10,000", 30),
+                                Line("부 가 세", 60),           Line("1,000", 90),
+                                Line("거래금액", 120),          Line("₩11,000", 150),
+                                Line("누적포인트 95,300P", 180)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 11000);
+  EXPECT_TRUE(r.vat_consistent);
+  EXPECT_EQ(ClassifyAmountLabel("거래금액").role, AmountRole::kTotal);
+  EXPECT_EQ(ClassifyAmountLabel("면세액").role, AmountRole::kOther);
+  EXPECT_EQ(ClassifyAmountLabel("세액").role, AmountRole::kVat);
+}
+
+TEST(ReceiptRules, MerchantStopsAtTheNextFieldAndMayBeOnTheNextLine) {
+  std::vector<OcrLine> same = {Line("상호: 남산 돈까스 대표자: 김도윤", 0), Line("합계 9,000", 30)};
+  EXPECT_EQ(ReadReceiptFields(same, nullptr).merchant.value.value_or(""), "남산 돈까스");
+  std::vector<OcrLine> next = {Line("매출전표", 0, 30), Line("가맹점명", 40), Line("서울약국", 70),
+                               Line("합계 9,000", 100)};
+  EXPECT_EQ(ReadReceiptFields(next, nullptr).merchant.value.value_or(""), "서울약국");
+  std::vector<OcrLine> section = {Line("가맹점 정보", 0), Line("합계 9,000", 30)};
+  EXPECT_FALSE(ReadReceiptFields(section, nullptr).merchant.value);
+}
+
 TEST(TaxiRules, FarePlausibility) {
   TaxiRules rules;
   EXPECT_TRUE(PlausibleFare(4800, rules));
