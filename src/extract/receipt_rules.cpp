@@ -111,6 +111,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     std::vector<MoneyToken> money = FindMoney(norm);
+    bool printed_a_number = !money.empty();  // "부가세 0" has its amount
     std::erase_if(money, [](const MoneyToken& t) { return t.value <= 0; });
     // A stray bare digit after the amount ("765,000(8"): the amount is the
     // last grouped or won-marked number, not the speck after it.
@@ -129,7 +130,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       // on its own line.
       bool weak = label.role == AmountRole::kTotal && label.priority < 85;
       if (label.role == AmountRole::kNone || label.role == AmountRole::kOther || weak ||
-          label.role == AmountRole::kPayment || i + 1 >= lines.size()) {
+          label.role == AmountRole::kPayment || printed_a_number || i + 1 >= lines.size()) {
         continue;
       }
       std::string next = NormalizeOcrText(lines[i + 1].text);
@@ -207,7 +208,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   auto rescue = [&](int64_t value, size_t line) {
     bool seen = std::any_of(totals.begin(), totals.end(),
                             [&](const AmountCandidate& c) { return c.value == value; });
-    if (seen || value <= 0) return;
+    if (seen || value < 500) return;  // no receipt total; digits OCR lost
     // A labelled total one digit away is an OCR slip of this sum: beat it.
     bool near_miss = std::any_of(totals.begin(), totals.end(), [&](const AmountCandidate& c) {
       return c.role == AmountRole::kTotal && OneDigitApart(c.value, value);
@@ -401,8 +402,13 @@ std::string CutAtNextField(const std::string& name) {
 // A line that is a name and nothing else: Hangul, no amount, no date, no
 // label of another field.
 bool NameOnly(const std::string& norm) {
+  static const char* kFieldWords[] = {"은행", "계좌", "번호", "일시", "금액", "카드"};
+  for (const char* word : kFieldWords) {
+    if (HasLabel(norm, word)) return false;
+  }
   return HasHangul(norm) && !MostlyDigits(norm) && FindMoney(norm).empty() && !FindDateTime(norm) &&
-         ClassifyAmountLabel(norm).role == AmountRole::kNone && norm.find(':') == std::string::npos;
+         !FindIssuer(norm) && ClassifyAmountLabel(norm).role == AmountRole::kNone &&
+         norm.find(':') == std::string::npos;
 }
 
 void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
