@@ -8,6 +8,7 @@
 
 #include "app/cmd_eval_extract.h"
 #include "extract/extractor.h"
+#include "extract/sevenseg.h"
 
 namespace {
 
@@ -29,6 +30,14 @@ int Show(const std::string& path, bool taxi) {
     if (auto* e = std::get_if<nunchi::extract::ExtractError>(&r)) {
       std::printf("error: %s\n", e->message.c_str());
       return 1;
+    }
+    auto decoded = nunchi::extract::DecodeImage(bytes, {});
+    if (auto* pix = std::get_if<nunchi::extract::PixPtr>(&decoded)) {
+      for (const auto& row : nunchi::extract::ReadSevenSegment(pix->get())) {
+        std::printf("seven-segment row \"%s\" height %.0f confidence %.2f%s%s\n",
+                    row.digits.c_str(), row.digit_height, row.confidence, row.dark ? " dark" : "",
+                    row.confirmed ? " confirmed" : "");
+      }
     }
     auto& t = std::get<nunchi::extract::TaxiFareResult>(r);
     std::printf("%s--\nmethod %s\n", t.ocr_text.c_str(), t.method.c_str());

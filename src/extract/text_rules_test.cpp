@@ -247,12 +247,23 @@ TEST(ReceiptRules, AmountsOnTheLineAfterTheirLabels) {
   EXPECT_EQ(ClassifyAmountLabel("세액").role, AmountRole::kVat);
 }
 
+// A label whose line printed 0 does not take the next line's digits; a
+// supply + VAT sum under 500 won is digits OCR lost, not a total.
+TEST(ReceiptRules, NoNextLineAmountAfterAZeroAndNoTinyRescue) {
+  std::vector<OcrLine> lines = {Line("과세물품가액 100", 0), Line("부가세 0", 30),
+                                Line("테에 09", 60), Line("들 37300원", 90)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).amount.value.value_or(0), 37300);
+}
+
 TEST(ReceiptRules, MerchantStopsAtTheNextFieldAndMayBeOnTheNextLine) {
   std::vector<OcrLine> same = {Line("상호: 남산 돈까스 대표자: 김도윤", 0), Line("합계 9,000", 30)};
   EXPECT_EQ(ReadReceiptFields(same, nullptr).merchant.value.value_or(""), "남산 돈까스");
   std::vector<OcrLine> next = {Line("매출전표", 0, 30), Line("가맹점명", 40), Line("서울약국", 70),
                                Line("합계 9,000", 100)};
   EXPECT_EQ(ReadReceiptFields(next, nullptr).merchant.value.value_or(""), "서울약국");
+  std::vector<OcrLine> bank = {Line("예금주", 0), Line("입금은행 국민은행", 30),
+                               Line("이체금액 9,000", 60)};
+  EXPECT_FALSE(ReadReceiptFields(bank, nullptr).merchant.value);
   std::vector<OcrLine> section = {Line("가맹점 정보", 0), Line("합계 9,000", 30)};
   EXPECT_FALSE(ReadReceiptFields(section, nullptr).merchant.value);
 }
@@ -281,6 +292,29 @@ TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
   Field<int64_t> fare = FareFromSevenSegment(rows, TaxiRules{});
   EXPECT_EQ(fare.value.value_or(0), 18500);
   EXPECT_EQ(fare.evidence.source, "seven_segment");
+}
+
+// A tall row read with little confidence (a bezel, glare) does not hide the
+// fare under it; an implausible row gives no fare rather than a wrong one.
+TEST(TaxiRules, SevenSegmentIgnoresTallNonsenseAndImplausibleRows) {
+  SevenSegReading glare{"6400", Box{0, 0, 400, 150}, 148, 0.14};
+  SevenSegReading fare{"28500", Box{0, 160, 300, 90}, 88, 0.6, false, true};
+  EXPECT_EQ(FareFromSevenSegment({glare, fare}, TaxiRules{}).value.value_or(0), 28500);
+  SevenSegReading eights{"888", Box{0, 0, 300, 90}, 88, 0.5};
+  EXPECT_FALSE(FareFromSevenSegment({eights}, TaxiRules{}).value);
+}
+
+// OCR does not override the display with a smaller counter it read better.
+TEST(TaxiRules, OcrOfASmallerCounterDoesNotOverrideTheDisplay) {
+  Field<int64_t> seg, ocr;
+  seg.value = 26600, seg.confidence = 0.53, seg.evidence.box = Box{0, 0, 300, 85};
+  ocr.value = 8000, ocr.confidence = 0.7, ocr.evidence.box = Box{0, 100, 120, 30};
+  std::string method;
+  Field<int64_t> out = CombineFareReadings(seg, ocr, &method);
+  EXPECT_EQ(out.value.value_or(0), 26600);
+  EXPECT_LT(out.confidence, kLowConfidence);
+  ocr.evidence.box.h = 80;  // as tall: an app meter's fare
+  EXPECT_EQ(CombineFareReadings(seg, ocr, &method).value.value_or(0), 8000);
 }
 
 }  // namespace
