@@ -446,12 +446,21 @@ void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
     return;
   }
   // POS receipts print the store name as the tallest of the first lines.
+  // A transfer's heading is the sending bank, never the recipient.
+  for (const OcrLine& line : lines) {
+    std::string norm = NormalizeOcrText(line.text);
+    if (HasLabel(norm, "이체") || HasLabel(norm, "송금") || HasLabel(norm, "입금계좌")) return;
+  }
   static const char* kHeadings[] = {"영수증", "매출전표", "이체", "확인증", "카드", "사업자",
-                                    "대표",   "TEL",      "전화", "계좌",   "송금"};
+                                    "대표",   "TEL",      "전화", "계좌",   "송금", "전표",
+                                    "승인",   "고객용",   "품명", "수량",   "단가", "은행"};
   const OcrLine* best = nullptr;
   for (size_t i = 0; i < lines.size() && i < 4; ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm) || MostlyDigits(norm)) continue;
+    int syllables = 0;
+    for (char32_t c : ToU32(norm)) syllables += IsHangul(c);
+    if (syllables < 2) continue;  // a speck read as one letter
     auto has = [&](const char* label) { return HasLabel(norm, label); };
     // Headings, and a name label whose name the OCR lost.
     if (std::any_of(std::begin(kHeadings), std::end(kHeadings), has) ||
