@@ -144,6 +144,15 @@ Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& r
   double margin = std::clamp((s.score - second) / 40.0, 0.0, 1.0);
   f.value = s.value;
   f.confidence = std::clamp(0.2 + 0.4 * s.line->confidence + 0.4 * margin, 0.0, 1.0);
+  // An app meter shows its fare in the biggest digits on the screen: when
+  // a taller line of digits gave no plausible fare (OCR mangled it), the
+  // smaller number picked (often the 4,800 base fare) is unsure.
+  double tallest_digits = 0;
+  for (const OcrLine& line : lines) {
+    if (line.text.find_first_of("0123456789") != std::string::npos)
+      tallest_digits = std::max(tallest_digits, static_cast<double>(line.box.h));
+  }
+  if (s.height < 0.7 * tallest_digits) f.confidence = std::min(f.confidence, 0.45);
   f.evidence = cands[best].evidence;
   return f;
 }

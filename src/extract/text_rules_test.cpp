@@ -294,6 +294,16 @@ TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
   EXPECT_EQ(fare.evidence.source, "seven_segment");
 }
 
+// The fare of an app meter is its biggest number: when OCR mangled it, the
+// smaller base fare it found instead is unsure.
+TEST(TaxiRules, ASmallerNumberThanTheBiggestOnScreenIsUnsure) {
+  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,60", 40, 70),
+                                Line("4,800원", 130)};
+  Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
+  EXPECT_EQ(fare.value.value_or(0), 4800);
+  EXPECT_LT(fare.confidence, kLowConfidence);
+}
+
 // A tall row read with little confidence (a bezel, glare) does not hide the
 // fare under it; an implausible row gives no fare rather than a wrong one.
 TEST(TaxiRules, SevenSegmentIgnoresTallNonsenseAndImplausibleRows) {
