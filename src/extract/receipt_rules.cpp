@@ -340,6 +340,14 @@ void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
 std::string CleanName(std::string s) {
   auto junk = [](char c) { return c == ' ' || c == '|' || c == '.' || c == '_'; };
   while (!s.empty() && junk(s.back())) s.pop_back();
+  // A trailing word of digits and marks only ("남산 돈까스 00") is a speck
+  // or the start of the next field, not part of a name.
+  size_t space = s.rfind(' ');
+  if (space != std::string::npos && space > 0 &&
+      s.find_first_not_of("0123456789-,.:;*()[]'\"~", space + 1) == std::string::npos) {
+    s.erase(space);
+    while (!s.empty() && junk(s.back())) s.pop_back();
+  }
   size_t lead = 0;
   while (lead < s.size() && (junk(s[lead]) || s[lead] == ':' || s[lead] == '"')) ++lead;
   return s.substr(lead);

@@ -258,6 +258,8 @@ TEST(ReceiptRules, NoNextLineAmountAfterAZeroAndNoTinyRescue) {
 TEST(ReceiptRules, MerchantStopsAtTheNextFieldAndMayBeOnTheNextLine) {
   std::vector<OcrLine> same = {Line("상호: 남산 돈까스 대표자: 김도윤", 0), Line("합계 9,000", 30)};
   EXPECT_EQ(ReadReceiptFields(same, nullptr).merchant.value.value_or(""), "남산 돈까스");
+  std::vector<OcrLine> speck = {Line("상호: 할매순대국 2호점 00", 0), Line("합계 9,000", 30)};
+  EXPECT_EQ(ReadReceiptFields(speck, nullptr).merchant.value.value_or(""), "할매순대국 2호점");
   std::vector<OcrLine> next = {Line("매출전표", 0, 30), Line("가맹점명", 40), Line("서울약국", 70),
                                Line("합계 9,000", 100)};
   EXPECT_EQ(ReadReceiptFields(next, nullptr).merchant.value.value_or(""), "서울약국");
