@@ -211,7 +211,11 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
     std::u32string g = ToU32(generic);
     for (size_t at; (at = text.find(g)) != std::u32string::npos;) text.erase(at, g.size());
   }
-  if (auto bank = BestIssuer(text, kBanks)) return bank;
+  // A bank needs 행 (은행, also 우리온행) or 뱅 (뱅크) printed: 케이크 (cake) is one
+  // slip from 케이뱅크.
+  bool bank_word =
+      text.find(U'행') != std::u32string::npos || text.find(U'뱅') != std::u32string::npos;
+  if (auto bank = bank_word ? BestIssuer(text, kBanks) : std::nullopt) return bank;
   return BestIssuer(text, kCards);
 }
 

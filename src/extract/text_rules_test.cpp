@@ -90,6 +90,8 @@ TEST(TextRules, IssuersNeedCardOrBankContext) {
   EXPECT_EQ(FindIssuer("비씨카드").value_or(""), "BC카드");
   EXPECT_FALSE(FindIssuer("서울 강남구 삼성동 123"));
   EXPECT_FALSE(FindIssuer("신용카드 13,000"));  // not 신한카드
+  EXPECT_FALSE(FindIssuer("케이크 28,000"));    // not 케이뱅크
+  EXPECT_EQ(FindIssuer("KB국민은행").value_or(""), "국민은행");
 }
 
 TEST(TextRules, LabelsTolerateOneOcrSlip) {
