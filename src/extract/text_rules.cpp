@@ -211,12 +211,33 @@ std::optional<DateTime> TimeAfterDate(const std::string& rest) {
 
 }  // namespace
 
+namespace {
+
+// "2027년2될21일": after 년 and one or two digits, any other syllable
+// before the day's digits is an OCR slip of 월.
+std::string MonthSlipsToWol(std::string_view s) {
+  std::u32string t = ToU32(s);
+  for (size_t at = t.find(U'년'); at != std::u32string::npos; at = t.find(U'년', at + 1)) {
+    size_t i = at + 1;
+    while (i < t.size() && t[i] == U' ') ++i;
+    size_t digits = 0;
+    while (i < t.size() && t[i] >= U'0' && t[i] <= U'9') ++i, ++digits;
+    while (i < t.size() && t[i] == U' ') ++i;
+    bool hangul = i < t.size() && t[i] >= 0xAC00 && t[i] <= 0xD7A3;
+    bool day_follows = i + 1 < t.size() && t[i + 1] >= U'0' && t[i + 1] <= U'9';
+    if (digits >= 1 && digits <= 2 && hangul && day_follows) t[i] = U'월';
+  }
+  return ToUtf8(t);
+}
+
+}  // namespace
+
 std::optional<DateTime> FindDateTime(std::string_view s) {
   static const std::regex kDate(
       R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
   // "2024 1103 18:39:29": the separators lost; only taken with a time after it.
   static const std::regex kCompactDate(R"((20\d{2}) ?(\d{2})(\d{2}))");
-  std::string text(s);
+  std::string text = MonthSlipsToWol(s);
   for (const std::regex* re : {&kDate, &kCompactDate}) {
     for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it) {
       const std::smatch& m = *it;

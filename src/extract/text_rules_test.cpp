@@ -214,6 +214,9 @@ TEST(TextRules, HourAndMinuteWordsAndATimeAlone) {
   auto dt = FindDateTime(NormalizeOcrText("2026년 11월 30일 14시 05분"));
   ASSERT_TRUE(dt);
   EXPECT_EQ(ToIso(*dt), "2026-11-30T14:05:00");
+  dt = FindDateTime(NormalizeOcrText("승인일시 2027년2될21일10:55:38"));  // 월 read as 될
+  ASSERT_TRUE(dt);
+  EXPECT_EQ(ToIso(*dt), "2027-02-21T10:55:38");
   auto t = FindTime("거래시간 14:05:22");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->hour * 10000 + t->minute * 100 + t->second, 140522);
