@@ -248,6 +248,8 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   r->vat_consistent = supply && vat && supply->value + vat->value == c.value &&
                       VatMatchesSupply(supply->value, vat->value);
   r->amount.confidence = std::clamp(0.3 * lines[c.line].confidence + 0.7 * strength, 0.0, 1.0);
+  // Under 1,000 won a total is rare and a lost-digits reading common.
+  if (c.value < 1000) r->amount.confidence = std::min(r->amount.confidence, 0.45);
   r->amount.evidence = OcrEvidence(lines[c.line]);
 }
 

@@ -13,6 +13,11 @@ bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= '
 const std::string kWon = "₩";
 const std::string kWonSuffix = "원";
 
+// After a number: nothing, a space or a mark, not a joiner to more digits.
+bool grouped_end_ok(std::string_view s, size_t at) {
+  return at >= s.size() || !(IsJoiner(s[at]) || s[at] == '.' || s[at] == ',');
+}
+
 bool EndsWith(std::string_view s, size_t end, std::string_view what) {
   return end >= what.size() && s.substr(end - what.size(), what.size()) == what;
 }
@@ -98,10 +103,15 @@ std::vector<MoneyToken> FindMoney(std::string_view s) {
       size_t k = j + 1;
       if (k < s.size() && (s[k] == ' ' || s[k] == ',' || s[k] == '.')) ++k;
       if (k + 3 > s.size() || !IsDigit(s[k]) || !IsDigit(s[k + 1]) || !IsDigit(s[k + 2])) break;
-      if (k + 3 < s.size() && IsDigit(s[k + 3])) break;
+      // "138,2001": a last group of four digits is three and a 원 read as a
+      // digit (it ends the number); longer runs are no group.
+      bool sign_slip = k + 4 <= s.size() && IsDigit(s[k + 3]) &&
+                       (k + 4 == s.size() || !IsDigit(s[k + 4])) && grouped_end_ok(s, k + 4);
+      if (k + 3 < s.size() && IsDigit(s[k + 3]) && !sign_slip) break;
       value = value * 1000 + (s[k] - '0') * 100 + (s[k + 1] - '0') * 10 + (s[k + 2] - '0');
-      j = k + 3;
+      j = sign_slip ? k + 4 : k + 3;
       grouped = true;
+      if (sign_slip) break;
     }
     size_t end = j;
     i = j;
@@ -113,7 +123,8 @@ std::vector<MoneyToken> FindMoney(std::string_view s) {
         begin >= 2 && IsJoiner(s[begin - 1]) && (IsDigit(s[begin - 2]) || s[begin - 2] == '*');
     if (begin >= 1 && s[begin - 1] == '*') joined_before = true;
     if (joined_after || joined_before) continue;
-    if (!grouped && lead > 7) continue;  // long bare digit runs are identifiers
+    if (!grouped && lead > 7) continue;         // long bare digit runs are identifiers
+    if (lead > 1 && s[begin] == '0') continue;  // "02020": amounts never start with 0
     MoneyToken t;
     t.value = value;
     t.grouped = grouped;

@@ -33,6 +33,9 @@ TEST(TextRules, MoneySkipsIdentifiersDatesAndDecimals) {
   EXPECT_TRUE(FindMoney("카드번호 5506-74**-****-1493").empty());
   EXPECT_TRUE(FindMoney("가맹점번호 0249380739").empty());
   EXPECT_TRUE(FindMoney("이동거리 22.4km").empty());
+  EXPECT_EQ(OnlyMoney("거래금액 138,2001"), 138200);  // 원 read as a digit
+  EXPECT_TRUE(FindMoney("카드결제 02020").empty());   // no amount starts with 0
+  EXPECT_EQ(OnlyMoney("부가세 0"), 0);
   auto discount = FindMoney(NormalizeOcrText("할인 -1,000"));
   ASSERT_EQ(discount.size(), 1u);
   EXPECT_TRUE(discount[0].negative);
