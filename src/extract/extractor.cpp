@@ -55,8 +55,9 @@ Extractor::Extractor(ExtractorOptions options)
 
 Extractor::~Extractor() = default;
 
-Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb, bool allow_split) {
-  PreparedImage prepared = PrepareForOcr(rgb, options_.prepare);
+Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb, bool allow_split,
+                                              const PrepareOptions& prepare) {
+  PreparedImage prepared = PrepareForOcr(rgb, prepare);
   if (!prepared.image) return std::vector<OcrLine>{};
   Expected<OcrPool::Lease> lease = pool_->Acquire();
   if (auto* e = std::get_if<ExtractError>(&lease)) return *e;
@@ -99,7 +100,7 @@ Expected<TaxiFareResult> Extractor::TaxiFare(std::string_view bytes) {
     result.amount = seg;
     result.method = "seven_segment";
   } else {
-    Expected<std::vector<OcrLine>> lines = Ocr(rgb, /*allow_split=*/true);
+    Expected<std::vector<OcrLine>> lines = Ocr(rgb, /*allow_split=*/true, options_.prepare);
     if (auto* e = std::get_if<ExtractError>(&lines)) return *e;
     const auto& ocr = std::get<std::vector<OcrLine>>(lines);
     Field<int64_t> fare = FareFromOcr(ocr, options_.taxi, options_.chooser);
@@ -114,11 +115,34 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
   auto t0 = std::chrono::steady_clock::now();
   Expected<PixPtr> decoded = DecodeImage(bytes, options_.limits);
   if (auto* e = std::get_if<ExtractError>(&decoded)) return *e;
-  Expected<std::vector<OcrLine>> lines = Ocr(std::get<PixPtr>(decoded).get(), true);
+  Pix* rgb = std::get<PixPtr>(decoded).get();
+  Expected<std::vector<OcrLine>> lines = Ocr(rgb, true, options_.prepare);
   if (auto* e = std::get_if<ExtractError>(&lines)) return *e;
   const auto& ocr = std::get<std::vector<OcrLine>>(lines);
   ReceiptResult result = ReadReceiptFields(ocr, options_.chooser);
   result.ocr_text = JoinLines(ocr);
+  if (result.amount.confidence < options_.receipt_reread_below) {
+    // Unsure: a second, independent reading from a sharpened image; each
+    // field comes from the reading that is surer of it.
+    PrepareOptions sharp = options_.prepare;
+    sharp.sharpen = true;
+    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, sharp);
+    if (auto* lines2 = std::get_if<std::vector<OcrLine>>(&again)) {
+      ReceiptResult second = ReadReceiptFields(*lines2, options_.chooser);
+      auto surer = [](auto& mine, const auto& other) {
+        if (other.value && (!mine.value || other.confidence > mine.confidence)) mine = other;
+      };
+      if (second.amount.value &&
+          (!result.amount.value || second.amount.confidence > result.amount.confidence)) {
+        result.amount = second.amount;
+        result.vat_consistent = second.vat_consistent;
+      }
+      surer(result.paid_at, second.paid_at);
+      surer(result.merchant, second.merchant);
+      surer(result.issuer, second.issuer);
+      surer(result.approval_number, second.approval_number);
+    }
+  }
   result.elapsed_ms = MsSince(t0);
   return result;
 }

@@ -58,12 +58,19 @@ const RoleLabel kAmountLabels[] = {
     {"이체금액", AmountRole::kTotal, 100},
     {"보낸금액", AmountRole::kTotal, 100},
     {"총결제금액", AmountRole::kTotal, 100},
+    {"거래금액", AmountRole::kTotal, 98},
+    {"송금액", AmountRole::kTotal, 98},
+    {"송금금액", AmountRole::kTotal, 98},
+    {"결제액", AmountRole::kTotal, 96},
+    {"판매금액", AmountRole::kTotal, 90},
+    {"합계액", AmountRole::kTotal, 90},
     {"청구금액", AmountRole::kTotal, 95},
     {"결제요금", AmountRole::kTotal, 95},
     {"총액", AmountRole::kTotal, 92},
     {"총금액", AmountRole::kTotal, 92},
     {"합계금액", AmountRole::kTotal, 90},
     {"합계", AmountRole::kTotal, 88},
+    {"금액", AmountRole::kTotal, 75},  // alone ("금 액"); longer labels win
     {"총구매액", AmountRole::kSubtotal, 60},
     {"상품합계", AmountRole::kSubtotal, 60},
     {"소계", AmountRole::kSubtotal, 60},
@@ -74,10 +81,16 @@ const RoleLabel kAmountLabels[] = {
     {"공급가액", AmountRole::kSupply, 0},
     {"과세물품가액", AmountRole::kSupply, 0},
     {"과세금액", AmountRole::kSupply, 0},
+    {"물품가액", AmountRole::kSupply, 0},
+    {"과세물품", AmountRole::kSupply, 0},
+    {"공급금액", AmountRole::kSupply, 0},
     {"면세물품가액", AmountRole::kOther, 0},
+    {"면세물품", AmountRole::kOther, 0},
+    {"면세액", AmountRole::kOther, 0},
     {"부가세", AmountRole::kVat, 0},
     {"부가가치세", AmountRole::kVat, 0},
     {"VAT", AmountRole::kVat, 0},
+    {"세액", AmountRole::kVat, 0},
     {"할인", AmountRole::kDiscount, 0},
     {"할인금액", AmountRole::kDiscount, 0},
     {"에누리", AmountRole::kDiscount, 0},
@@ -198,7 +211,11 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
     std::u32string g = ToU32(generic);
     for (size_t at; (at = text.find(g)) != std::u32string::npos;) text.erase(at, g.size());
   }
-  if (auto bank = BestIssuer(text, kBanks)) return bank;
+  // A bank needs 행 (은행, also 우리온행) or 뱅 (뱅크) printed: 케이크 (cake) is one
+  // slip from 케이뱅크.
+  bool bank_word =
+      text.find(U'행') != std::u32string::npos || text.find(U'뱅') != std::u32string::npos;
+  if (auto bank = bank_word ? BestIssuer(text, kBanks) : std::nullopt) return bank;
   return BestIssuer(text, kCards);
 }
 

@@ -190,6 +190,10 @@ PreparedImage PrepareForOcr(Pix* input, const PrepareOptions& opt) {
   }
   int crop_x = 0, crop_y = 0;
   if (PixPtr doc = IsolateDocument(gray.get(), &crop_x, &crop_y)) gray = std::move(doc);
+  if (opt.sharpen) {
+    // A second reading of a blurred photo: sharper strokes, other OCR slips.
+    if (PixPtr sharp{pixUnsharpMaskingGray(gray.get(), 2, 0.5f)}) gray = std::move(sharp);
+  }
   PixPtr bin = Sauvola(gray.get(), opt.target_glyph_px * 2);
   if (!bin) return out;
   double angle = 0;

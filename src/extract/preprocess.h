@@ -13,6 +13,7 @@ struct PrepareOptions {
   int target_glyph_px = 20;  // median connected-component height after scaling
   long max_output_pixels = 2'500'000;
   bool deskew = true;
+  bool sharpen = false;  // unsharp mask after scaling (the second reading of an unsure receipt)
 };
 
 // Maps boxes in the prepared image back to the uploaded image.

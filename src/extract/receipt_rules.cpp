@@ -14,6 +14,7 @@ struct AmountCandidate {
   double score = 0;
   bool cross_checked = false;
   size_t line = 0;
+  bool bare = false;  // unlabelled, no won sign, no separators
 };
 
 // Same number of digits, at most one of them different.
@@ -74,29 +75,81 @@ size_t Pick(const std::string& field, const std::vector<Candidate>& cands, doubl
   return best;
 }
 
+// Every number printed on the receipt, for the arithmetic cross-checks.
+struct Printed {
+  int64_t value;
+  bool negative;
+  size_t line;
+};
+
+// value == a + b for two printed numbers where b is the VAT of a (supply
+// value + VAT), whatever their labels read as.
+bool SumOfSupplyAndVat(int64_t value, const std::vector<Printed>& printed) {
+  for (const Printed& a : printed) {
+    for (const Printed& b : printed) {
+      if (&a != &b && a.value + b.value == value && VatMatchesSupply(a.value, b.value)) return true;
+    }
+  }
+  return false;
+}
+
+// value == a - d for a printed number a and a discount d printed with a minus.
+bool LessADiscount(int64_t value, const std::vector<Printed>& printed) {
+  for (const Printed& d : printed) {
+    if (!d.negative) continue;
+    for (const Printed& a : printed) {
+      if (&a != &d && !a.negative && a.value - d.value == value) return true;
+    }
+  }
+  return false;
+}
+
 void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, ReceiptResult* r) {
   std::vector<AmountCandidate> all;
+  std::vector<Printed> printed;
+  std::vector<bool> consumed(lines.size(), false);  // the amount of the label above
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     std::vector<MoneyToken> money = FindMoney(norm);
+    bool printed_a_number = !money.empty();  // "부가세 0" has its amount
     std::erase_if(money, [](const MoneyToken& t) { return t.value <= 0; });
+    // A stray bare digit after the amount ("765,000(8"): the amount is the
+    // last grouped or won-marked number, not the speck after it.
+    auto marked = [](const MoneyToken& t) { return t.grouped || t.won_marked; };
+    while (money.size() > 1 && !marked(money.back()) && money.back().value < 100 &&
+           std::any_of(money.begin(), money.end() - 1, marked)) {
+      money.pop_back();
+    }
+    for (const MoneyToken& t : money) printed.push_back({t.value, t.negative, i});
     LabelMatch label =
         ClassifyAmountLabel(money.empty() ? norm : norm.substr(0, money.back().begin));
     if (money.empty()) {
-      // A label alone on its line: the amount may sit on the next line.
-      if (label.role != AmountRole::kTotal || i + 1 >= lines.size()) continue;
+      // A label alone on its line: the amount may sit on the next line
+      // (totals, and supply, VAT, tendered and change for the cross-checks).
+      // A weak label (금액 alone, also a column heading) needs its amount
+      // on its own line.
+      bool weak = label.role == AmountRole::kTotal && label.priority < 85;
+      if (label.role == AmountRole::kNone || label.role == AmountRole::kOther || weak ||
+          label.role == AmountRole::kPayment || printed_a_number || i + 1 >= lines.size()) {
+        continue;
+      }
       std::string next = NormalizeOcrText(lines[i + 1].text);
       if (ClassifyAmountLabel(next).role != AmountRole::kNone) continue;
       money = FindMoney(next);
       std::erase_if(money, [](const MoneyToken& t) { return t.value <= 0; });
       if (money.empty()) continue;
       label.priority -= 10;
+      consumed[i + 1] = true;
+    } else if (consumed[i] && label.role == AmountRole::kNone) {
+      continue;  // already read as the amount of the label line above
     }
     const MoneyToken& t = money.back();  // amounts are right-aligned
     AmountCandidate c{t.value, label.role, static_cast<double>(label.priority), false, i};
     if (label.role == AmountRole::kNone) {
-      if (!t.won_marked && !t.grouped) continue;
-      c.score = 20;
+      // A bare number without label, sign or separators stays only if the
+      // arithmetic cross-checks below confirm it.
+      c.bare = !t.won_marked && !t.grouped;
+      c.score = c.bare ? 0 : 20;
     }
     c.score += (t.won_marked || t.grouped ? 3 : 0) + 2 * lines[i].confidence - 2 * label.distance;
     if (GarbledAfterWonSign(norm, t.begin)) c.score -= 30;  // "₩용800": a digit became a letter
@@ -128,10 +181,18 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       c.score += 30, c.cross_checked = true;
     }
     if (subtotal && discount && subtotal->value - discount->value == c.value) c.score += 10;
+    // The same checks on the numbers alone: OCR often mangles the labels of
+    // supply value, VAT and discount lines while their numbers survive.
+    if (!c.cross_checked && c.value >= 100 && SumOfSupplyAndVat(c.value, printed)) {
+      c.score += 30, c.cross_checked = true;
+    } else if (!c.cross_checked && c.value >= 100 && LessADiscount(c.value, printed)) {
+      c.score += 25, c.cross_checked = true;
+    }
     for (const AmountCandidate& o : totals) {
       if (&o != &c && o.value == c.value && o.role != c.role) c.score += 5;
     }
   }
+  std::erase_if(totals, [](const AmountCandidate& c) { return c.bare && !c.cross_checked; });
   // Unlabelled amounts: the largest and the most repeated is most likely the
   // total (item prices are smaller, and the total is printed several times).
   int64_t largest = 1;
@@ -147,7 +208,7 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   auto rescue = [&](int64_t value, size_t line) {
     bool seen = std::any_of(totals.begin(), totals.end(),
                             [&](const AmountCandidate& c) { return c.value == value; });
-    if (seen || value <= 0) return;
+    if (seen || value < 500) return;  // no receipt total; digits OCR lost
     // A labelled total one digit away is an OCR slip of this sum: beat it.
     bool near_miss = std::any_of(totals.begin(), totals.end(), [&](const AmountCandidate& c) {
       return c.role == AmountRole::kTotal && OneDigitApart(c.value, value);
@@ -157,6 +218,14 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   if (supply && vat && VatMatchesSupply(supply->value, vat->value)) {
     // No readable total, or a misread one: supply value + VAT stands in.
     rescue(supply->value + vat->value, vat->line);
+  } else if (vat) {
+    // The VAT line read, the supply label not: a number whose VAT it is.
+    for (const Printed& p : printed) {
+      if (VatMatchesSupply(p.value, vat->value) && p.value != vat->value) {
+        rescue(p.value + vat->value, vat->line);
+        break;
+      }
+    }
   }
   if (tendered && change && tendered->value > change->value) {
     rescue(tendered->value - change->value, change->line);
@@ -179,6 +248,8 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
   r->vat_consistent = supply && vat && supply->value + vat->value == c.value &&
                       VatMatchesSupply(supply->value, vat->value);
   r->amount.confidence = std::clamp(0.3 * lines[c.line].confidence + 0.7 * strength, 0.0, 1.0);
+  // Under 1,000 won a total is rare and a lost-digits reading common.
+  if (c.value < 1000) r->amount.confidence = std::min(r->amount.confidence, 0.45);
   r->amount.evidence = OcrEvidence(lines[c.line]);
 }
 
@@ -218,6 +289,30 @@ void ReadDate(const std::vector<OcrLine>& lines, ReceiptResult* r) {
     }
   }
   if (!fallback) return;
+  if (!fallback->has_time) {
+    // The time printed apart: later on the date's line ("거래일자 2026-11-30
+    // 시간 14:05"), or on a line near it (거래시간, 승인시각).
+    std::string norm = NormalizeOcrText(lines[fallback_line].text);
+    std::optional<DateTime> time;
+    size_t at = norm.find_first_of("0123456789");
+    for (size_t skip = 0; at != std::string::npos && skip < 3; ++skip) {
+      at = norm.find_first_not_of("0123456789", at);
+      if (at != std::string::npos) at = norm.find_first_of("0123456789", at);
+    }
+    if (at != std::string::npos) time = FindTime(norm.substr(at > 0 ? at - 1 : 0));
+    for (size_t d : {size_t{1}, size_t{2}, size_t{3}}) {
+      for (size_t i : {fallback_line + d, fallback_line - d}) {
+        if (time || i >= lines.size()) continue;
+        std::string other = NormalizeOcrText(lines[i].text);
+        if (FindDateTime(other)) continue;
+        time = FindTime(other);
+      }
+    }
+    if (time) {
+      fallback->hour = time->hour, fallback->minute = time->minute;
+      fallback->second = time->second, fallback->has_time = true;
+    }
+  }
   r->paid_at.value = ToIso(*fallback);
   double c = 0.3 + 0.6 * lines[fallback_line].confidence - (fallback->has_time ? 0 : 0.2);
   r->paid_at.confidence = std::clamp(c, 0.0, 1.0);
@@ -247,6 +342,14 @@ void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
 std::string CleanName(std::string s) {
   auto junk = [](char c) { return c == ' ' || c == '|' || c == '.' || c == '_'; };
   while (!s.empty() && junk(s.back())) s.pop_back();
+  // A trailing word of digits and marks only ("남산 돈까스 00") is a speck
+  // or the start of the next field, not part of a name.
+  size_t space = s.rfind(' ');
+  if (space != std::string::npos && space > 0 &&
+      s.find_first_not_of("0123456789-,.:;*()[]'\"~", space + 1) == std::string::npos) {
+    s.erase(space);
+    while (!s.empty() && junk(s.back())) s.pop_back();
+  }
   size_t lead = 0;
   while (lead < s.size() && (junk(s[lead]) || s[lead] == ':' || s[lead] == '"')) ++lead;
   return s.substr(lead);
@@ -289,21 +392,58 @@ bool MostlyDigits(const std::string& norm) {
   return digits >= hangul;
 }
 
+// The name up to the next field printed on the same line ("상호: 명동칼국수
+// 대표자: 김민수", "가맹점명 OO점 TEL 02-..."), without trailing digits.
+std::string CutAtNextField(const std::string& name) {
+  static const char* kFields[] = {"대표자", "대표", "사업자", "TEL", "전화", "주소", "가맹점번호"};
+  std::u32string text = ToU32(name);
+  size_t cut = text.size();
+  for (const char* f : kFields) {
+    std::u32string k = ToU32(f);
+    size_t at = text.find(k);
+    if (at != std::u32string::npos && at > 0) cut = std::min(cut, at);
+  }
+  // A colon further on starts another field.
+  size_t colon = text.find(U':');
+  if (colon != std::u32string::npos && colon > 1) cut = std::min(cut, colon);
+  return CleanName(ToUtf8(text.substr(0, cut)));
+}
+
+// A line that is a name and nothing else: Hangul, no amount, no date, no
+// label of another field.
+bool NameOnly(const std::string& norm) {
+  static const char* kFieldWords[] = {"은행", "계좌", "번호", "일시", "금액", "카드"};
+  for (const char* word : kFieldWords) {
+    if (HasLabel(norm, word)) return false;
+  }
+  return HasHangul(norm) && !MostlyDigits(norm) && FindMoney(norm).empty() && !FindDateTime(norm) &&
+         !FindIssuer(norm) && ClassifyAmountLabel(norm).role == AmountRole::kNone &&
+         norm.find(':') == std::string::npos;
+}
+
 void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
-  static const char* kLabels[] = {"가맹점명", "상호명",   "상호",   "매장명",
-                                  "받는분",   "받는사람", "예금주", "받는 분"};
+  static const char* kLabels[] = {"가맹점명", "상호명", "상호",   "매장명",   "가맹점",
+                                  "점포명",   "업체명", "받는분", "받는사람", "예금주",
+                                  "받는 분",  "수취인", "받는이"};
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (HasLabel(norm, "번호") || HasLabel(norm, "주소") || HasLabel(norm, "전화")) continue;
+    if (HasLabel(norm, "정보") || HasLabel(norm, "안내")) continue;  // "가맹점 정보": a heading
     for (const char* label : kLabels) {
       // Short labels must match exactly: 상호명 is one slip from 상품명.
       bool exact_only = ToU32(label).size() <= 3;
       if (exact_only ? LabelDistance(norm, label) != 0 : !HasLabel(norm, label)) continue;
-      std::string name = CleanName(TextAfterLabel(norm, label));
+      std::string name = CutAtNextField(TextAfterLabel(norm, label));
+      const OcrLine* at = &lines[i];
+      if (name.empty() && i + 1 < lines.size()) {
+        // The label alone on its line: the name on the next one.
+        std::string next = NormalizeOcrText(lines[i + 1].text);
+        if (NameOnly(next)) name = CutAtNextField(next), at = &lines[i + 1];
+      }
       if (name.empty()) continue;
       r->merchant.value = name;
-      r->merchant.confidence = std::clamp(0.2 + 0.7 * lines[i].confidence, 0.0, 1.0);
-      r->merchant.evidence = OcrEvidence(lines[i]);
+      r->merchant.confidence = std::clamp(0.2 + 0.7 * at->confidence, 0.0, 1.0);
+      r->merchant.evidence = OcrEvidence(*at);
       return;
     }
   }
@@ -316,12 +456,21 @@ void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
     return;
   }
   // POS receipts print the store name as the tallest of the first lines.
+  // A transfer's heading is the sending bank, never the recipient.
+  for (const OcrLine& line : lines) {
+    std::string norm = NormalizeOcrText(line.text);
+    if (HasLabel(norm, "이체") || HasLabel(norm, "송금") || HasLabel(norm, "입금계좌")) return;
+  }
   static const char* kHeadings[] = {"영수증", "매출전표", "이체", "확인증", "카드", "사업자",
-                                    "대표",   "TEL",      "전화", "계좌",   "송금"};
+                                    "대표",   "TEL",      "전화", "계좌",   "송금", "전표",
+                                    "승인",   "고객용",   "품명", "수량",   "단가", "은행"};
   const OcrLine* best = nullptr;
   for (size_t i = 0; i < lines.size() && i < 4; ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm) || MostlyDigits(norm)) continue;
+    int syllables = 0;
+    for (char32_t c : ToU32(norm)) syllables += IsHangul(c);
+    if (syllables < 2) continue;  // a speck read as one letter
     auto has = [&](const char* label) { return HasLabel(norm, label); };
     // Headings, and a name label whose name the OCR lost.
     if (std::any_of(std::begin(kHeadings), std::end(kHeadings), has) ||

@@ -4,125 +4,16 @@
 #include <cmath>
 #include <numeric>
 
+#include "sevenseg_mask.h"
+
 namespace nunchi::extract {
 namespace {
 
-struct Mask {
-  int w = 0, h = 0;
-  std::vector<uint8_t> on;
-  bool At(int x, int y) const { return x >= 0 && y >= 0 && x < w && y < h && on[y * w + x]; }
-};
-
-struct Blob {
-  int x0, y0, x1, y1;  // inclusive
-  int area;
-  int W() const { return x1 - x0 + 1; }
-  int H() const { return y1 - y0 + 1; }
-  double cx() const { return (x0 + x1) / 2.0; }
-  double cy() const { return (y0 + y1) / 2.0; }
-};
-
-// Lit-segment mask: bright, saturated (red, green, amber or blue LED) pixels
-// well above the panel level.
-Mask LitMask(Pix* rgb, bool dark, double level) {
-  Mask m;
-  m.w = pixGetWidth(rgb), m.h = pixGetHeight(rgb);
-  std::vector<int> lit(static_cast<size_t>(m.w) * m.h);
-  l_uint32* data = pixGetData(rgb);
-  int wpl = pixGetWpl(rgb);
-  std::vector<int> hist(256, 0);
-  for (int y = 0; y < m.h; ++y) {
-    for (int x = 0; x < m.w; ++x) {
-      l_int32 r, g, b;
-      extractRGBValues(data[y * wpl + x], &r, &g, &b);
-      int mx = std::max({r, g, b}), mn = std::min({r, g, b});
-      double sat = mx > 0 ? (mx - mn) / static_cast<double>(mx) : 0;
-      // LED segments are saturated colours; white UI text is not. LCD
-      // segments are dark on a light green or grey glass: darkness.
-      int v =
-          dark ? 255 - (r + g + b) / 3 : (sat < 0.3 ? 0 : static_cast<int>(mx * (0.5 + 0.5 * sat)));
-      lit[y * m.w + x] = v;
-      ++hist[v];
-    }
-  }
-  long total = static_cast<long>(m.w) * m.h, acc = 0;
-  int median = 0, high = 255;
-  for (int v = 0; v < 256; ++v) {
-    acc += hist[v];
-    if (acc >= total / 2 && median == 0) median = v;
-    if (acc >= total * 0.995) {
-      high = v;
-      break;
-    }
-  }
-  m.on.assign(lit.size(), 0);
-  // No lit display on a dark ground (LED), or no dark digits on a light one (LCD).
-  if (high - median < 60 || median > (dark ? 170 : 110)) return m;
-  int t = median + static_cast<int>(level * (high - median));
-  for (size_t i = 0; i < lit.size(); ++i) m.on[i] = lit[i] > t;
-  return m;
-}
-
-// Connected components of at least 8 pixels; with `labels`, each pixel's
-// component index (-1 for none or a dropped speck).
-std::vector<Blob> Components(const Mask& m, std::vector<int>* labels = nullptr) {
-  std::vector<Blob> blobs;
-  std::vector<uint8_t> seen(m.on.size(), 0);
-  std::vector<int> members;
-  if (labels) labels->assign(m.on.size(), -1);
-  std::vector<int> stack;
-  for (int i = 0; i < static_cast<int>(m.on.size()); ++i) {
-    if (!m.on[i] || seen[i]) continue;
-    Blob b{m.w, m.h, -1, -1, 0};
-    stack.push_back(i);
-    seen[i] = 1;
-    while (!stack.empty()) {
-      int p = stack.back();
-      stack.pop_back();
-      int x = p % m.w, y = p / m.w;
-      if (labels) members.push_back(p);
-      b.x0 = std::min(b.x0, x), b.x1 = std::max(b.x1, x);
-      b.y0 = std::min(b.y0, y), b.y1 = std::max(b.y1, y);
-      ++b.area;
-      for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-          int nx = x + dx, ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= m.w || ny >= m.h) continue;
-          int q = ny * m.w + nx;
-          if (m.on[q] && !seen[q]) seen[q] = 1, stack.push_back(q);
-        }
-      }
-    }
-    if (b.area >= 8) {
-      if (labels) {
-        for (int p : members) (*labels)[p] = static_cast<int>(blobs.size());
-      }
-      blobs.push_back(b);
-    }
-    members.clear();
-  }
-  return blobs;
-}
-
-// Square dilation by r pixels (separable).
-Mask Dilate(const Mask& m, int r) {
-  Mask tmp = m, out = m;
-  for (int y = 0; y < m.h; ++y) {
-    for (int x = 0; x < m.w; ++x) {
-      bool on = false;
-      for (int d = -r; d <= r && !on; ++d) on = m.At(x + d, y);
-      tmp.on[y * m.w + x] = on;
-    }
-  }
-  for (int y = 0; y < m.h; ++y) {
-    for (int x = 0; x < m.w; ++x) {
-      bool on = false;
-      for (int d = -r; d <= r && !on; ++d) on = tmp.At(x, y + d);
-      out.on[y * m.w + x] = on;
-    }
-  }
-  return out;
-}
+using sevenseg::Blob;
+using sevenseg::Components;
+using sevenseg::Dilate;
+using sevenseg::LitMask;
+using sevenseg::Mask;
 
 int Find(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -317,6 +208,7 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
   for (size_t i = 0; i < strokes.size(); ++i) {
     const Blob& b = strokes[i];
     if (std::max(b.W(), b.H()) < 0.22 * H) continue;
+    if (b.W() > 1.3 * H || b.H() > 1.5 * H) continue;  // a frame or glare, not a stroke
     double dx = b.cx() - rcx, dy = b.cy() - rcy;
     double v = -s * dx + c * dy, u = c * dx + s * dy;
     if (std::abs(v) > 0.6 * H || std::abs(u) > 12 * H) continue;
@@ -330,7 +222,12 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
         sp.v0 = std::min(sp.v0, pv), sp.v1 = std::max(sp.v1, pv);
       }
     }
-    if (sp.u1 >= sp.u0) spans.push_back(sp);
+    if (sp.u1 < sp.u0) continue;
+    // A comma or point between digits (small, low in the row) would bridge
+    // two cells into one wide one (24,700 read as 2,800): no stroke.
+    bool dot =
+        sp.u1 - sp.u0 < 0.2 * H && sp.v1 - sp.v0 < 0.32 * H && (sp.v0 + sp.v1) / 2 > 0.22 * H;
+    if (!dot) spans.push_back(sp);
   }
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.u0 < b.u0; });
   std::vector<Span> cells;
@@ -346,12 +243,34 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
   std::erase_if(cells, [&](const Span& g) { return g.v1 - g.v0 < 0.6 * H; });
   CellRead out;
   if (cells.size() < 2) return out;
-  std::vector<double> widths, centres;
-  for (const Span& g : cells) {
+  std::vector<double> widths, centres, gaps;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Span& g = cells[i];
     if (g.u1 - g.u0 > 0.4 * H) widths.push_back(g.u1 - g.u0 + 1);
     centres.push_back((g.v0 + g.v1) / 2);
+    if (i > 0) gaps.push_back(g.u0 - cells[i - 1].u1);
   }
   double W = widths.empty() ? 0.55 * H : Median(widths);
+  // The pitch grid: a cell about two or three digit widths wide is as many
+  // digits whose strokes touched (a bridge, blur); split it on the grid.
+  double gap = std::clamp(Median(gaps), 0.05 * W, 0.6 * W);
+  std::vector<Span> split;
+  for (const Span& g : cells) {
+    double width = g.u1 - g.u0 + 1;
+    int k = static_cast<int>(std::lround((width + gap) / (W + gap)));
+    if (width < 1.7 * W || k < 2 || k > 4) {
+      split.push_back(g);
+      continue;
+    }
+    double step = (width + gap) / k;
+    for (int i = 0; i < k; ++i) {
+      Span part = g;
+      part.u0 = g.u0 + i * step;
+      part.u1 = part.u0 + step - gap - 1;
+      split.push_back(part);
+    }
+  }
+  cells = std::move(split);
   double vc = Median(centres);
   std::vector<DigitRead> reads;
   for (const Span& g : cells) {

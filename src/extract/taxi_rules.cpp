@@ -14,12 +14,21 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
                                     const TaxiRules& rules) {
   Field<int64_t> f;
   if (rows.empty()) return f;
-  // The main number is the tallest row; smaller rows are distance and time.
-  double tallest = rows.front().digit_height;
+  // The main number is the tallest row that reads as digits; smaller rows
+  // are distance and time. A tall row of nonsense (a frame, glare) read
+  // with little confidence does not set the height.
+  auto readable = [](const SevenSegReading& row) {
+    return row.digits.find('?') == std::string::npos && row.digits.size() <= 7;
+  };
+  double tallest = 0;
+  for (const SevenSegReading& row : rows) {
+    if (readable(row) && row.confidence >= 0.2) tallest = std::max(tallest, row.digit_height);
+  }
+  if (tallest == 0) tallest = rows.front().digit_height;
   double best_rank = -1;
   for (const SevenSegReading& row : rows) {
-    if (row.digit_height < 0.8 * tallest) break;
-    if (row.digits.find('?') != std::string::npos || row.digits.size() > 7) continue;
+    if (row.digit_height < 0.8 * tallest || row.digit_height > 1.25 * tallest) continue;
+    if (!readable(row)) continue;
     int64_t value = std::stoll(row.digits);
     bool plausible = PlausibleFare(value, rules);
     // A sign beside the digits (원 after, ₩ before) read as one more digit:
@@ -35,7 +44,10 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
         }
       }
     }
-    double conf = row.confidence * (plausible ? 1.0 : 0.3) + (row.confirmed ? 0.5 : 0);
+    // No fare at all rather than an implausible one (12345, 888): OCR, or
+    // nothing, answers instead.
+    if (!plausible) continue;
+    double conf = row.confidence + (row.confirmed ? 0.5 : 0);
     if (f.value && conf <= best_rank) continue;
     best_rank = conf;
     f.value = value;
@@ -43,9 +55,7 @@ Field<int64_t> FareFromSevenSegment(const std::vector<SevenSegReading>& rows,
     // base fare and the cap, so 4 to 6 digits) and a second binarisation
     // read the same digits; otherwise below the accept level, so that an
     // independent OCR reading must agree.
-    if (!plausible) {
-      f.confidence = std::min(0.3, 0.3 * row.confidence);
-    } else if (row.confirmed && !trimmed) {
+    if (row.confirmed && !trimmed) {
       f.confidence = std::clamp(0.7 + 0.3 * row.confidence, 0.0, 1.0);
     } else {
       f.confidence = std::clamp(0.3 + 0.4 * row.confidence, 0.0, 0.55);
@@ -64,7 +74,12 @@ Field<int64_t> CombineFareReadings(const Field<int64_t>& seg, const Field<int64_
     out.confidence = std::max({seg.confidence, ocr.confidence, 0.85});
     *method = "seven_segment";
   } else if (seg.value && ocr.value) {
-    bool use_ocr = ocr.confidence >= 0.6;
+    // OCR overrides the display only with a number at least about as tall
+    // as the display's digits: a smaller one is a counter under the fare
+    // (distance, time, 할증), which OCR reads more easily than the fare.
+    bool smaller = seg.evidence.box.h > 0 && ocr.evidence.box.h > 0 &&
+                   ocr.evidence.box.h < 0.6 * seg.evidence.box.h;
+    bool use_ocr = ocr.confidence >= 0.6 && !smaller;
     out = use_ocr ? ocr : seg;
     out.confidence = std::min(out.confidence, 0.4);
     *method = use_ocr ? "ocr" : "seven_segment";
@@ -129,6 +144,15 @@ Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& r
   double margin = std::clamp((s.score - second) / 40.0, 0.0, 1.0);
   f.value = s.value;
   f.confidence = std::clamp(0.2 + 0.4 * s.line->confidence + 0.4 * margin, 0.0, 1.0);
+  // An app meter shows its fare in the biggest digits on the screen: when
+  // a taller line of digits gave no plausible fare (OCR mangled it), the
+  // smaller number picked (often the 4,800 base fare) is unsure.
+  double tallest_digits = 0;
+  for (const OcrLine& line : lines) {
+    if (line.text.find_first_of("0123456789") != std::string::npos)
+      tallest_digits = std::max(tallest_digits, static_cast<double>(line.box.h));
+  }
+  if (s.height < 0.7 * tallest_digits) f.confidence = std::min(f.confidence, 0.45);
   f.evidence = cands[best].evidence;
   return f;
 }

@@ -13,6 +13,11 @@ bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= '
 const std::string kWon = "₩";
 const std::string kWonSuffix = "원";
 
+// After a number: nothing, a space or a mark, not a joiner to more digits.
+bool grouped_end_ok(std::string_view s, size_t at) {
+  return at >= s.size() || !(IsJoiner(s[at]) || s[at] == '.' || s[at] == ',');
+}
+
 bool EndsWith(std::string_view s, size_t end, std::string_view what) {
   return end >= what.size() && s.substr(end - what.size(), what.size()) == what;
 }
@@ -98,10 +103,15 @@ std::vector<MoneyToken> FindMoney(std::string_view s) {
       size_t k = j + 1;
       if (k < s.size() && (s[k] == ' ' || s[k] == ',' || s[k] == '.')) ++k;
       if (k + 3 > s.size() || !IsDigit(s[k]) || !IsDigit(s[k + 1]) || !IsDigit(s[k + 2])) break;
-      if (k + 3 < s.size() && IsDigit(s[k + 3])) break;
+      // "138,2001": a last group of four digits is three and a 원 read as a
+      // digit (it ends the number); longer runs are no group.
+      bool sign_slip = k + 4 <= s.size() && IsDigit(s[k + 3]) &&
+                       (k + 4 == s.size() || !IsDigit(s[k + 4])) && grouped_end_ok(s, k + 4);
+      if (k + 3 < s.size() && IsDigit(s[k + 3]) && !sign_slip) break;
       value = value * 1000 + (s[k] - '0') * 100 + (s[k + 1] - '0') * 10 + (s[k + 2] - '0');
-      j = k + 3;
+      j = sign_slip ? k + 4 : k + 3;
       grouped = true;
+      if (sign_slip) break;
     }
     size_t end = j;
     i = j;
@@ -113,7 +123,8 @@ std::vector<MoneyToken> FindMoney(std::string_view s) {
         begin >= 2 && IsJoiner(s[begin - 1]) && (IsDigit(s[begin - 2]) || s[begin - 2] == '*');
     if (begin >= 1 && s[begin - 1] == '*') joined_before = true;
     if (joined_after || joined_before) continue;
-    if (!grouped && lead > 7) continue;  // long bare digit runs are identifiers
+    if (!grouped && lead > 7) continue;         // long bare digit runs are identifiers
+    if (lead > 1 && s[begin] == '0') continue;  // "02020": amounts never start with 0
     MoneyToken t;
     t.value = value;
     t.grouped = grouped;
@@ -168,10 +179,12 @@ namespace {
 // ("23111" for 23:11, "15:32142" for 15:32:42, "오후 2206" for 2:06 PM),
 // lost colons ("0840", "183912", "01:3514"), 일 read as 월.
 std::optional<DateTime> TimeAfterDate(const std::string& rest) {
-  static const std::string kLead = R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\))? ?(오전|오후|AM|PM)? ?)";
+  // A weekday in brackets, also with its closing bracket lost ("(월14:18").
+  static const std::string kLead =
+      R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
   // Seconds after a real colon, or after a slipped or lost one when nothing follows.
   static const std::regex kTime(
-      kLead + R"((\d{1,2}) ?[:;] ?(\d{2})(?: ?[:;] ?(\d{2})|[01]?(\d{2})(?!\d))?)");
+      kLead + R"((\d{1,2}) ?(?:[:;]|시) ?(\d{2})(?: ?(?:[:;]|분) ?(\d{2})|[01]?(\d{2})(?!\d))?)");
   static const std::regex kDigits(kLead + R"((\d{4,7})(?!\d))");
   std::smatch t;
   int h = 0, mi = 0, sec = 0;
@@ -209,12 +222,33 @@ std::optional<DateTime> TimeAfterDate(const std::string& rest) {
 
 }  // namespace
 
+namespace {
+
+// "2027년2될21일": after 년 and one or two digits, any other syllable
+// before the day's digits is an OCR slip of 월.
+std::string MonthSlipsToWol(std::string_view s) {
+  std::u32string t = ToU32(s);
+  for (size_t at = t.find(U'년'); at != std::u32string::npos; at = t.find(U'년', at + 1)) {
+    size_t i = at + 1;
+    while (i < t.size() && t[i] == U' ') ++i;
+    size_t digits = 0;
+    while (i < t.size() && t[i] >= U'0' && t[i] <= U'9') ++i, ++digits;
+    while (i < t.size() && t[i] == U' ') ++i;
+    bool hangul = i < t.size() && t[i] >= 0xAC00 && t[i] <= 0xD7A3;
+    bool day_follows = i + 1 < t.size() && t[i + 1] >= U'0' && t[i + 1] <= U'9';
+    if (digits >= 1 && digits <= 2 && hangul && day_follows) t[i] = U'월';
+  }
+  return ToUtf8(t);
+}
+
+}  // namespace
+
 std::optional<DateTime> FindDateTime(std::string_view s) {
   static const std::regex kDate(
       R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
   // "2024 1103 18:39:29": the separators lost; only taken with a time after it.
-  static const std::regex kCompactDate(R"((20\d{2}) (\d{2})(\d{2}))");
-  std::string text(s);
+  static const std::regex kCompactDate(R"((20\d{2}) ?(\d{2})(\d{2}))");
+  std::string text = MonthSlipsToWol(s);
   for (const std::regex* re : {&kDate, &kCompactDate}) {
     for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it) {
       const std::smatch& m = *it;
@@ -236,6 +270,47 @@ std::optional<DateTime> FindDateTime(std::string_view s) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<DateTime> FindTime(std::string_view s) {
+  // "14:05", "14:05:22", "오후 2:05", "14시 05분", not inside a longer
+  // number run or a date (a date line is read by FindDateTime).
+  static const std::regex kTime(
+      R"((?:(오전|오후|AM|PM) ?)?(\d{1,2}) ?(?::|;|시) ?(\d{2})(?: ?(?::|;|분) ?(\d{2}))?(?![\d:]))");
+  // A labelled time whose colon OCR read as a digit or lost: "시간 11813".
+  static const std::regex kLabelled(R"((?:시간|시각) ?:? ?(\d{4,6})(?!\d))");
+  std::string text(s);
+  int h = -1, mi = 0, sec = 0;
+  std::string ampm;
+  for (std::sregex_iterator it(text.begin(), text.end(), kTime), end; it != end; ++it) {
+    const std::smatch& t = *it;
+    auto at = static_cast<size_t>(t.position(0));
+    if (at > 0 && IsDigit(text[at - 1])) continue;
+    bool joined = at > 1 &&
+                  (text[at - 1] == ':' || text[at - 1] == '.' || text[at - 1] == '/' ||
+                   text[at - 1] == '-') &&
+                  IsDigit(text[at - 2]);
+    if (joined) continue;
+    h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
+    sec = t[4].matched ? std::stoi(t[4].str()) : 0;
+    ampm = t[1].str();
+    break;
+  }
+  std::smatch l;
+  if (h < 0 && std::regex_search(text, l, kLabelled)) {
+    const std::string d = l[1].str();
+    auto num = [&](size_t i) { return std::stoi(d.substr(i, 2)); };
+    if (d.size() == 4) h = num(0), mi = num(2);                // colon lost
+    if (d.size() == 5) h = num(0), mi = num(3);                // colon read as a digit
+    if (d.size() == 6) h = num(0), mi = num(2), sec = num(4);  // both lost
+  }
+  if (h < 0) return std::nullopt;
+  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
+  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  DateTime dt;
+  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
+  return dt;
 }
 
 std::string ToIso(const DateTime& dt) {

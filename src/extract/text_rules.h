@@ -36,8 +36,11 @@ struct DateTime {
   bool has_time = false;
 };
 // Dates like 2026-11-29, 2026.11.29, 2026/11/29, 26/11/29, 2026년 11월 29일,
-// optionally followed by a weekday and 18:40, 18:40:12 or 오후 6:40.
+// optionally followed by a weekday and 18:40, 18:40:12, 오후 6:40 or 18시 40분.
 std::optional<DateTime> FindDateTime(std::string_view normalized);
+// A time of day alone ("14:05:22", "오후 2:05", "14시 05분"), for receipts
+// that print the date and the time on separate lines. has_time is set.
+std::optional<DateTime> FindTime(std::string_view normalized);
 // "YYYY-MM-DDTHH:MM:SS" (seconds and time default to 0).
 std::string ToIso(const DateTime& dt);
 

@@ -33,6 +33,9 @@ TEST(TextRules, MoneySkipsIdentifiersDatesAndDecimals) {
   EXPECT_TRUE(FindMoney("카드번호 5506-74**-****-1493").empty());
   EXPECT_TRUE(FindMoney("가맹점번호 0249380739").empty());
   EXPECT_TRUE(FindMoney("이동거리 22.4km").empty());
+  EXPECT_EQ(OnlyMoney("거래금액 138,2001"), 138200);  // 원 read as a digit
+  EXPECT_TRUE(FindMoney("카드결제 02020").empty());   // no amount starts with 0
+  EXPECT_EQ(OnlyMoney("부가세 0"), 0);
   auto discount = FindMoney(NormalizeOcrText("할인 -1,000"));
   ASSERT_EQ(discount.size(), 1u);
   EXPECT_TRUE(discount[0].negative);
@@ -90,6 +93,8 @@ TEST(TextRules, IssuersNeedCardOrBankContext) {
   EXPECT_EQ(FindIssuer("비씨카드").value_or(""), "BC카드");
   EXPECT_FALSE(FindIssuer("서울 강남구 삼성동 123"));
   EXPECT_FALSE(FindIssuer("신용카드 13,000"));  // not 신한카드
+  EXPECT_FALSE(FindIssuer("케이크 28,000"));    // not 케이뱅크
+  EXPECT_EQ(FindIssuer("KB국민은행").value_or(""), "국민은행");
 }
 
 TEST(TextRules, LabelsTolerateOneOcrSlip) {
@@ -208,6 +213,71 @@ TEST(ReceiptRules, TransferRecipientSurvivesOneSlipInItsLabel) {
   EXPECT_FALSE(r.merchant.value) << *r.merchant.value;
 }
 
+TEST(TextRules, HourAndMinuteWordsAndATimeAlone) {
+  auto dt = FindDateTime(NormalizeOcrText("2026년 11월 30일 14시 05분"));
+  ASSERT_TRUE(dt);
+  EXPECT_EQ(ToIso(*dt), "2026-11-30T14:05:00");
+  dt = FindDateTime(NormalizeOcrText("승인일시 2027년2될21일10:55:38"));  // 월 read as 될
+  ASSERT_TRUE(dt);
+  EXPECT_EQ(ToIso(*dt), "2027-02-21T10:55:38");
+  auto t = FindTime("거래시간 14:05:22");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hour * 10000 + t->minute * 100 + t->second, 140522);
+  EXPECT_EQ(FindTime("오후 2:05").value_or(DateTime{}).hour, 14);
+  EXPECT_FALSE(FindTime("승인번호 12345678"));
+  EXPECT_FALSE(FindTime("전화 02-123-4567"));
+  EXPECT_FALSE(FindTime("시간 25:10"));
+}
+
+TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
+  std::vector<OcrLine> lines = {Line("거래일자 2026.11.30 (월)", 0), Line("거래시간 14:05:22", 30),
+                                Line("승인금액 12,000원", 60)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).paid_at.value.value_or(""), "2026-11-30T14:05:22");
+  // Without a time anywhere, the date alone (midnight) at lower confidence.
+  lines.erase(lines.begin() + 1);
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.paid_at.value.value_or(""), "2026-11-30T00:00:00");
+  EXPECT_LT(r.paid_at.confidence, 0.9);
+}
+
+// Card slips that print each amount under its label: the cross-check still
+// sees supply and VAT, and 거래금액 is a total.
+TEST(ReceiptRules, AmountsOnTheLineAfterTheirLabels) {
+  std::vector<OcrLine> lines = {Line("공 급 가 액", 0),         Line("10,000", 30),
+                                Line("부 가 세", 60),           Line("1,000", 90),
+                                Line("거래금액", 120),          Line("₩11,000", 150),
+                                Line("누적포인트 95,300P", 180)};
+  ReceiptResult r = ReadReceiptFields(lines, nullptr);
+  EXPECT_EQ(r.amount.value.value_or(0), 11000);
+  EXPECT_TRUE(r.vat_consistent);
+  EXPECT_EQ(ClassifyAmountLabel("거래금액").role, AmountRole::kTotal);
+  EXPECT_EQ(ClassifyAmountLabel("면세액").role, AmountRole::kOther);
+  EXPECT_EQ(ClassifyAmountLabel("세액").role, AmountRole::kVat);
+}
+
+// A label whose line printed 0 does not take the next line's digits; a
+// supply + VAT sum under 500 won is digits OCR lost, not a total.
+TEST(ReceiptRules, NoNextLineAmountAfterAZeroAndNoTinyRescue) {
+  std::vector<OcrLine> lines = {Line("과세물품가액 100", 0), Line("부가세 0", 30),
+                                Line("테에 09", 60), Line("들 37300원", 90)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).amount.value.value_or(0), 37300);
+}
+
+TEST(ReceiptRules, MerchantStopsAtTheNextFieldAndMayBeOnTheNextLine) {
+  std::vector<OcrLine> same = {Line("상호: 남산 돈까스 대표자: 김도윤", 0), Line("합계 9,000", 30)};
+  EXPECT_EQ(ReadReceiptFields(same, nullptr).merchant.value.value_or(""), "남산 돈까스");
+  std::vector<OcrLine> speck = {Line("상호: 할매순대국 2호점 00", 0), Line("합계 9,000", 30)};
+  EXPECT_EQ(ReadReceiptFields(speck, nullptr).merchant.value.value_or(""), "할매순대국 2호점");
+  std::vector<OcrLine> next = {Line("매출전표", 0, 30), Line("가맹점명", 40), Line("서울약국", 70),
+                               Line("합계 9,000", 100)};
+  EXPECT_EQ(ReadReceiptFields(next, nullptr).merchant.value.value_or(""), "서울약국");
+  std::vector<OcrLine> bank = {Line("예금주", 0), Line("입금은행 국민은행", 30),
+                               Line("이체금액 9,000", 60)};
+  EXPECT_FALSE(ReadReceiptFields(bank, nullptr).merchant.value);
+  std::vector<OcrLine> section = {Line("가맹점 정보", 0), Line("합계 9,000", 30)};
+  EXPECT_FALSE(ReadReceiptFields(section, nullptr).merchant.value);
+}
+
 TEST(TaxiRules, FarePlausibility) {
   TaxiRules rules;
   EXPECT_TRUE(PlausibleFare(4800, rules));
@@ -232,6 +302,39 @@ TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
   Field<int64_t> fare = FareFromSevenSegment(rows, TaxiRules{});
   EXPECT_EQ(fare.value.value_or(0), 18500);
   EXPECT_EQ(fare.evidence.source, "seven_segment");
+}
+
+// The fare of an app meter is its biggest number: when OCR mangled it, the
+// smaller base fare it found instead is unsure.
+TEST(TaxiRules, ASmallerNumberThanTheBiggestOnScreenIsUnsure) {
+  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,60", 40, 70),
+                                Line("4,800원", 130)};
+  Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
+  EXPECT_EQ(fare.value.value_or(0), 4800);
+  EXPECT_LT(fare.confidence, kLowConfidence);
+}
+
+// A tall row read with little confidence (a bezel, glare) does not hide the
+// fare under it; an implausible row gives no fare rather than a wrong one.
+TEST(TaxiRules, SevenSegmentIgnoresTallNonsenseAndImplausibleRows) {
+  SevenSegReading glare{"6400", Box{0, 0, 400, 150}, 148, 0.14};
+  SevenSegReading fare{"28500", Box{0, 160, 300, 90}, 88, 0.6, false, true};
+  EXPECT_EQ(FareFromSevenSegment({glare, fare}, TaxiRules{}).value.value_or(0), 28500);
+  SevenSegReading eights{"888", Box{0, 0, 300, 90}, 88, 0.5};
+  EXPECT_FALSE(FareFromSevenSegment({eights}, TaxiRules{}).value);
+}
+
+// OCR does not override the display with a smaller counter it read better.
+TEST(TaxiRules, OcrOfASmallerCounterDoesNotOverrideTheDisplay) {
+  Field<int64_t> seg, ocr;
+  seg.value = 26600, seg.confidence = 0.53, seg.evidence.box = Box{0, 0, 300, 85};
+  ocr.value = 8000, ocr.confidence = 0.7, ocr.evidence.box = Box{0, 100, 120, 30};
+  std::string method;
+  Field<int64_t> out = CombineFareReadings(seg, ocr, &method);
+  EXPECT_EQ(out.value.value_or(0), 26600);
+  EXPECT_LT(out.confidence, kLowConfidence);
+  ocr.evidence.box.h = 80;  // as tall: an app meter's fare
+  EXPECT_EQ(CombineFareReadings(seg, ocr, &method).value.value_or(0), 8000);
 }
 
 }  // namespace

@@ -35,7 +35,42 @@ std::string FormatWon(int64_t amount, int style) {
   }
 }
 
+namespace {
+
+// The same random harmonic warp on each colour channel (Leptonica warps 8 bpp).
+Pix* Warp(Pix* rgb, double magnitude, uint32_t seed) {
+  Pix* ch[3] = {nullptr, nullptr, nullptr};
+  const l_int32 comps[3] = {COLOR_RED, COLOR_GREEN, COLOR_BLUE};
+  for (int i = 0; i < 3; ++i) {
+    Pix* c = pixGetRGBComponent(rgb, comps[i]);
+    ch[i] = pixRandomHarmonicWarp(c, static_cast<l_float32>(magnitude),
+                                  static_cast<l_float32>(magnitude), 0.06f, 0.04f, 2, 2, seed, 255);
+    pixDestroy(&c);
+  }
+  Pix* out = ch[0] && ch[1] && ch[2] ? pixCreateRGBImage(ch[0], ch[1], ch[2]) : nullptr;
+  for (Pix*& c : ch) pixDestroy(&c);
+  return out;
+}
+
+}  // namespace
+
 Pix* ApplyPhotoEffects(Pix* content, Rng& rng, const PhotoStyle& st) {
+  if (st.warp > 0 && rng.Chance(0.5)) {
+    Pix* warped = Warp(content, rng.Real(0.3, 1.0) * st.warp, static_cast<uint32_t>(rng.Next()));
+    if (warped != nullptr) pixDestroy(&content), content = warped;
+  }
+  if (st.max_cut > 0 && rng.Chance(0.3)) {
+    // A photo that cuts off the left, right or bottom margin of the paper.
+    int cw = pixGetWidth(content), ch = pixGetHeight(content);
+    int side = rng.Int(0, 2);
+    int cut = static_cast<int>((side == 2 ? ch : cw) * rng.Real(0.01, st.max_cut));
+    Box* keep = side == 0   ? boxCreate(cut, 0, cw - cut, ch)
+                : side == 1 ? boxCreate(0, 0, cw - cut, ch)
+                            : boxCreate(0, 0, cw, ch - cut);
+    Pix* clipped = pixClipRectangle(content, keep, nullptr);
+    boxDestroy(&keep);
+    if (clipped != nullptr) pixDestroy(&content), content = clipped;
+  }
   int w = pixGetWidth(content), h = pixGetHeight(content);
   int m = static_cast<int>(std::max(w, h) * rng.Real(0.04, 0.14));
   int sw = w + 2 * m, sh = h + 2 * m;

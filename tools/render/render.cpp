@@ -35,6 +35,20 @@ RenderedImage RenderReceipt(uint64_t seed) {
   return Finish(ApplyPhotoEffects(pix, rng, style), rng, truth);
 }
 
+RenderedImage RenderVariedReceipt(uint64_t seed) {
+  Rng rng(seed * 2 + 5);
+  GroundTruth truth;
+  Pix* pix = DrawVariedReceipt(rng, &truth);
+  PhotoStyle style;
+  style.max_rotation_deg = 6;
+  style.max_perspective = 0.05;
+  style.max_blur = 1.5;
+  style.max_noise = 12;
+  style.warp = 3;
+  style.max_cut = 0.04;
+  return Finish(ApplyPhotoEffects(pix, rng, style), rng, truth);
+}
+
 RenderedImage RenderTaxiMeter(uint64_t seed) {
   Rng rng(seed * 2 + 2);
   GroundTruth truth;
@@ -56,7 +70,7 @@ RenderedImage RenderPolygonMeter(uint64_t seed) {
   PhotoStyle style;
   style.dark_scene = !lcd;
   style.max_rotation_deg = 6;
-  style.max_perspective = 0.05;
+  style.max_perspective = 0.09;
   style.max_blur = 2;
   style.max_noise = 12;
   return Finish(ApplyPhotoEffects(pix, rng, style), rng, truth);
@@ -67,7 +81,8 @@ RenderedImage RenderSample(uint64_t seed) {
   return pick.Chance(0.5) ? RenderReceipt(seed) : RenderTaxiMeter(seed);
 }
 
-bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error, bool varied) {
+bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error, bool varied,
+               SetKind kind) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -76,7 +91,16 @@ bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* er
   }
   for (int i = 0; i < count; ++i) {
     uint64_t s = seed + static_cast<uint64_t>(i);
-    RenderedImage img = varied && i % 3 == 2 ? RenderPolygonMeter(s) : RenderSample(s);
+    RenderedImage img;
+    if (kind == SetKind::kReceipts) {
+      img = varied ? RenderVariedReceipt(s) : RenderReceipt(s);
+    } else if (kind == SetKind::kMeters) {
+      img = varied && i % 2 == 1 ? RenderPolygonMeter(s) : RenderTaxiMeter(s);
+    } else if (varied && i % 3 == 2) {
+      img = RenderPolygonMeter(s);
+    } else {
+      img = RenderSample(s);
+    }
     char stem[64];
     std::snprintf(stem, sizeof stem, "%04d-%s", i, img.truth.layout.c_str());
     std::string base = (std::filesystem::path(dir) / stem).string();

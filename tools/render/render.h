@@ -27,13 +27,21 @@ RenderedImage RenderTaxiMeter(uint64_t seed);
 // second counter): variation beyond RenderTaxiMeter, for development sets.
 RenderedImage RenderPolygonMeter(uint64_t seed);
 
+// A varied receipt (other fonts, spaced labels, currency signs before and
+// after, next-line and dotted-leader amounts, more merchant and date forms,
+// thermal fading, warping, a cut-off edge), for development sets.
+RenderedImage RenderVariedReceipt(uint64_t seed);
+
 // Receipt or meter, about half each, chosen by the seed.
 RenderedImage RenderSample(uint64_t seed);
 
 // Writes `count` samples as DIR/NNNN-<layout>.{png,jpg} plus .json truth,
 // creating DIR. Returns false and sets *error on an I/O failure.
-// With `varied`, every third sample is a polygon meter.
+// With `varied`, every third sample is a polygon meter. `kind` keeps only
+// receipts or only meters (with `varied`: every receipt a varied one, every
+// second meter a polygon meter).
+enum class SetKind { kAll, kReceipts, kMeters };
 bool RenderSet(const std::string& dir, int count, uint64_t seed, std::string* error,
-               bool varied = false);
+               bool varied = false, SetKind kind = SetKind::kAll);
 
 }  // namespace nunchi::render

@@ -16,10 +16,15 @@ namespace nunchi::render {
 
 // Draws a clean receipt (card slip, POS receipt or bank transfer slip).
 Pix* DrawReceipt(Rng& rng, GroundTruth* truth);
+// Draws a varied receipt (other fonts, spaced labels, currency signs before
+// and after, next-line and dotted-leader amounts, more merchant and date
+// forms, thermal fading): development sets only.
+Pix* DrawVariedReceipt(Rng& rng, GroundTruth* truth);
 // Draws a clean taxi meter: an LED seven-segment panel or an app screen.
 Pix* DrawMeter(Rng& rng, GroundTruth* truth);
 // Draws a seven-segment meter from polygons (gapped segments, LED or LCD);
-// *lcd says which.
+// *lcd is true for an LCD glass without a dark bezel (photographed on a
+// light scene). The layout in *truth says LED or LCD.
 Pix* DrawPolygonMeter(Rng& rng, GroundTruth* truth, bool* lcd);
 
 struct PhotoStyle {
@@ -28,6 +33,8 @@ struct PhotoStyle {
   double max_perspective = 0.04;  // corner displacement, fraction of the size
   double max_blur = 1;            // box-blur half width in pixels
   double max_noise = 8;           // gray levels, standard deviation
+  double warp = 0;                // crumpled paper: harmonic warp amplitude in pixels
+  double max_cut = 0;             // crop up to this fraction off one edge of the document
 };
 
 // Places the document in a scene, then rotates, warps, blurs and adds noise.

@@ -2,10 +2,13 @@
 // 5-25 % of the stroke to its neighbours (so a digit is several blobs),
 // thin or thick strokes, upright or italic, unlit segments from invisible to
 // clearly visible, LED (lit on dark) or LCD (dark on light green or grey),
-// 4-7 digits, an optional 원 sign and a second, smaller counter. Drawn with
+// 4-7 digits, an optional 원 sign and a second, smaller counter; some LCD
+// glasses of low contrast, some panels in a dark bezel, some with glare on
+// the glass. Drawn with
 // cairo paths rather than a font, as a development set that differs from the
 // fonts-dseg meters. Pure given its Rng; thread-compatible.
 #include <cairo.h>
+#include <leptonica/allheaders.h>
 
 #include <cstdio>
 #include <string>
@@ -122,6 +125,7 @@ Pix* DrawPolygonMeter(Rng& rng, GroundTruth* t, bool* lcd_out) {
     bg = green ? Rgb{v * 0.8, v, v * 0.7} : Rgb{v, v, v * 0.97};
     double d = rng.Real(0.05, 0.25);
     s.lit = {d, d * 1.05, d};
+    if (rng.Chance(0.3)) d = v - rng.Real(0.2, 0.32), s.lit = {d * 0.9, d, d * 0.85};  // faint
     s.unlit = {bg.r - (bg.r - d) * contrast, bg.g - (bg.g - d) * contrast,
                bg.b - (bg.b - d) * contrast};
   } else {
@@ -170,7 +174,32 @@ Pix* DrawPolygonMeter(Rng& rng, GroundTruth* t, bool* lcd_out) {
   }
   cv.Text(s.h * 0.2, y2, rng.Pick<std::string>({"km", "거리", "시간", "할증"}), label, text);
   Number(cv.cr(), width - s.h * 0.3, y2, small, second, 4, small.w * 1.3, false);
-  return cv.ToPix();
+  if (rng.Chance(0.3)) {
+    // Glare: a soft bright spot on the glass.
+    cairo_t* cr = cv.cr();
+    double gx = rng.Real(0.1, 0.9) * width, gy = rng.Real(0.1, 0.9) * height;
+    double gr = rng.Real(0.3, 0.8) * height;
+    cairo_pattern_t* glare = cairo_pattern_create_radial(gx, gy, 0, gx, gy, gr);
+    cairo_pattern_add_color_stop_rgba(glare, 0, 1, 1, 1, rng.Real(0.15, 0.45));
+    cairo_pattern_add_color_stop_rgba(glare, 1, 1, 1, 1, 0);
+    cairo_set_source(cr, glare);
+    cairo_paint(cr);
+    cairo_pattern_destroy(glare);
+  }
+  Pix* glass = cv.ToPix();
+  if (!rng.Chance(0.4)) return glass;
+  // A dark bezel around the glass (the meter's housing).
+  int m = static_cast<int>(s.h * rng.Real(0.25, 0.8));
+  int gw = pixGetWidth(glass), gh = pixGetHeight(glass);
+  Pix* framed = pixCreate(gw + 2 * m, gh + 2 * m, 32);
+  int v = rng.Int(10, 50);
+  l_uint32 dark = 0;
+  composeRGBPixel(v, v, v + rng.Int(0, 10), &dark);
+  pixSetAllArbitrary(framed, dark);
+  pixRasterop(framed, m, m, gw, gh, PIX_SRC, glass, 0, 0);
+  pixDestroy(&glass);
+  *lcd_out = false;  // dark housing: photographed in a dark cabin
+  return framed;
 }
 
 }  // namespace nunchi::render
