@@ -178,6 +178,17 @@ namespace {
 // "오후 6:40" it reads the forms an OCR slip leaves: a colon read as a digit
 // ("23111" for 23:11, "15:32142" for 15:32:42, "오후 2206" for 2:06 PM),
 // lost colons ("0840", "183912", "01:3514"), 일 read as 월.
+
+// A clock time from its parts, with 오전/오후 (AM/PM) applied; none when out of range.
+std::optional<DateTime> ClockTime(const std::string& ampm, int h, int mi, int sec) {
+  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
+  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  DateTime dt;
+  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
+  return dt;
+}
+
 std::optional<DateTime> TimeAfterDate(const std::string& rest) {
   // A weekday in brackets, also with its closing bracket lost ("(월14:18").
   static const std::string kLead =
@@ -212,12 +223,7 @@ std::optional<DateTime> TimeAfterDate(const std::string& rest) {
     return std::nullopt;
   }
   std::string ampm = t[1].str();
-  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
-  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
-  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
-  DateTime dt;
-  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
-  return dt;
+  return ClockTime(ampm, h, mi, sec);
 }
 
 }  // namespace
@@ -305,12 +311,7 @@ std::optional<DateTime> FindTime(std::string_view s) {
     if (d.size() == 6) h = num(0), mi = num(2), sec = num(4);  // both lost
   }
   if (h < 0) return std::nullopt;
-  if ((ampm == "오후" || ampm == "PM") && h < 12) h += 12;
-  if ((ampm == "오전" || ampm == "AM") && h == 12) h = 0;
-  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
-  DateTime dt;
-  dt.hour = h, dt.minute = mi, dt.second = sec, dt.has_time = true;
-  return dt;
+  return ClockTime(ampm, h, mi, sec);
 }
 
 std::string ToIso(const DateTime& dt) {
