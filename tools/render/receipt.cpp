@@ -16,11 +16,6 @@ const std::vector<std::string> kMerchants = {
     "CU 서초중앙점",       "맘스터치 잠실점",   "투썸플레이스 판교", "본죽 광화문점",
     "롯데리아 수원역점",   "명동칼국수",        "할매순대국 2호점",  "배스킨라빈스 노원점",
     "홈플러스 익스프레스", "세븐일레븐 신림점", "BHC 치킨 건대점",   "한솥도시락 대학로점"};
-const std::vector<std::string> kCards = {"신한카드",   "삼성카드", "현대카드",
-                                         "KB국민카드", "롯데카드", "하나카드",
-                                         "우리카드",   "BC카드",   "NH농협카드"};
-const std::vector<std::string> kBanks = {"국민은행", "신한은행", "우리은행",   "하나은행",
-                                         "농협은행", "기업은행", "카카오뱅크", "토스뱅크"};
 const std::vector<std::string> kPeople = {"김민수", "이서연", "박지훈", "최유진",       "정하늘",
                                           "강동원", "윤서준", "장미란", "(주)한빛상사", "조은식품"};
 const std::vector<std::pair<std::string, int>> kItems = {

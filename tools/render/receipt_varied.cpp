@@ -24,11 +24,6 @@ const std::vector<std::string> kMerchants = {
     "미스터피자 창원점", "고향칼국수",        "원조할매국밥",      "설빙 청주점",
     "롯데마트 잠실점",   "홍콩반점 목동점",   "(주)대한문구",      "새마을식당 인천점",
     "서울약국",          "행복한 세탁소",     "남산 돈까스",       "하나로마트 양재점"};
-const std::vector<std::string> kCards = {"신한카드",   "삼성카드", "현대카드",
-                                         "KB국민카드", "롯데카드", "하나카드",
-                                         "우리카드",   "BC카드",   "NH농협카드"};
-const std::vector<std::string> kBanks = {"국민은행", "신한은행", "우리은행",   "하나은행",
-                                         "농협은행", "기업은행", "카카오뱅크", "토스뱅크"};
 const std::vector<std::string> kPeople = {"김도윤", "이하은", "박서진", "최민준",       "정수아",
                                           "한지우", "오세훈", "임나연", "(주)미래상사", "푸른식품"};
 const std::vector<std::pair<std::string, int>> kItems = {

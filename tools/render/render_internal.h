@@ -47,4 +47,12 @@ std::vector<uint8_t> EncodeImage(Pix* pix, bool jpeg, int quality);
 std::string FormatWon(int64_t amount, int style);
 std::string WithCommas(int64_t amount);
 
+// Card issuers and banks both receipt renderers print (the reader's issuer
+// names must match them).
+inline const std::vector<std::string> kCards = {"신한카드",   "삼성카드", "현대카드",
+                                                "KB국민카드", "롯데카드", "하나카드",
+                                                "우리카드",   "BC카드",   "NH농협카드"};
+inline const std::vector<std::string> kBanks = {"국민은행", "신한은행", "우리은행",   "하나은행",
+                                                "농협은행", "기업은행", "카카오뱅크", "토스뱅크"};
+
 }  // namespace nunchi::render
