@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/batched_bench.h"
 #include "app/bench_dharma.h"
 #include "domain/time.h"
 #include "engines/llama/engine.h"
@@ -127,100 +128,15 @@ std::vector<int> IntList(const std::string& s) {
   return out;
 }
 
-// llama-batched-bench of the pinned llama.cpp: --batched-bench,
-// $NUNCHI_LLAMA_BATCHED_BENCH, $NUNCHI_LLAMA_DIR/bin, then the bin/ of the
-// install this binary was built against (the one scripts/setup-llama.sh made).
-std::string FindBatchedBench(const std::string& flag) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> candidates = {flag};
-  if (const char* p = std::getenv("NUNCHI_LLAMA_BATCHED_BENCH")) candidates.emplace_back(p);
-  if (const char* d = std::getenv("NUNCHI_LLAMA_DIR"))
-    candidates.push_back(std::string(d) + "/bin/llama-batched-bench");
-#ifdef NUNCHI_LLAMA_BIN_DIR
-  candidates.push_back(std::string(NUNCHI_LLAMA_BIN_DIR) + "/llama-batched-bench");
-#endif
-  std::error_code ec;
-  for (const auto& c : candidates)
-    if (!c.empty() && fs::exists(c, ec)) return c;
-  return "";
-}
-
-struct Speeds {
-  double prefill = 0, decode = 0;  // tokens per second, all sequences together
-  // nunchi only: engine thread time per llama_decode call and sampling per call,
-  // the llama_decode calls of the run and the decodes a sequence sat out.
-  double decode_ms_per_call = 0, sample_ms_per_call = 0;
-  uint64_t decode_calls = 0, loop_holds = 0;
-};
-
-// One llama-batched-bench run over every npl at one prompt length; its
-// jsonl lines by npl. Empty on failure (*error says why).
-std::map<int, Speeds> RunBatchedBench(const std::string& bin, const BenchOptions& o, int npp,
-                                      int ctx, std::string* error) {
-  const std::string out = (std::filesystem::temp_directory_path() /
-                           ("nunchi-batched-bench-" + std::to_string(getpid()) + ".log"))
-                              .string();
-  std::vector<std::string> argv = {bin,
-                                   "-m",
-                                   o.model,
-                                   "-t",
-                                   std::to_string(o.threads),
-                                   "-c",
-                                   std::to_string(ctx),
-                                   "-b",
-                                   std::to_string(o.batch),
-                                   "-ub",
-                                   std::to_string(o.batch),
-                                   "-npp",
-                                   std::to_string(npp),
-                                   "-ntg",
-                                   std::to_string(o.gen_tokens),
-                                   "-npl",
-                                   o.npl,
-                                   "-fa",
-                                   "off",
-                                   "--output-format",
-                                   "jsonl"};
-  if (o.kv_unified) argv.push_back("-kvu");
-  ChildProcess child;
-  std::map<int, Speeds> got;
-  if (!child.Spawn(argv, SpawnOptions(out), error)) return got;
-  int code = -1;
-  while (!child.Exited(&code)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::ifstream f(out);
-  auto number = [](const std::string& line, const std::string& key) {
-    const size_t at = line.find("\"" + key + "\":");
-    return at == std::string::npos ? -1.0 : std::atof(line.c_str() + at + key.size() + 3);
-  };
-  std::string all;
-  for (std::string line; std::getline(f, line);) {
-    all += line + "\n";
-    if (line.find("\"speed_tg\"") == std::string::npos) continue;
-    got[static_cast<int>(number(line, "pl"))] = {number(line, "speed_pp"),
-                                                 number(line, "speed_tg")};
-  }
-  std::filesystem::remove(out);
-  if (code != 0 || got.empty()) {
-    *error = "llama-batched-bench exited " + std::to_string(code) + ": " +
-             all.substr(all.size() > 1500 ? all.size() - 1500 : 0);
-    got.clear();
-  }
-  return got;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-double Best(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+BatchedBenchArgs ReferenceArgs(const BenchOptions& o, int npp, int npl, int ctx) {
+  return {o.model, o.threads, ctx, o.batch, npp, o.gen_tokens, npl, o.kv_unified};
 }
 
 // nunchi against llama-batched-bench on the same model, threads, context,
 // batch and shapes (npl sequences x npp prompt tokens, gen_tokens generated),
-// interleaved: each round runs both at each prompt length, the order flipped
-// every round, so that a noisy machine hits both alike. Prints one JSON line
+// interleaved: each round runs both on each shape back to back, the order
+// flipped from shape to shape and round to round, so that a noisy machine
+// hits both alike. Prints one JSON line
 // per measurement, one per shape with the best-of and median ratios, and the
 // table of those ratios.
 int RunVersus(const BenchOptions& o) {
@@ -313,32 +229,42 @@ int RunVersus(const BenchOptions& o) {
   run(1, 16, 2);  // warm-up, as llama-batched-bench does
   auto nunchi_shape = [&](int parallel, int npp) { return run(parallel, npp, o.gen_tokens); };
   std::map<std::pair<int, int>, std::vector<Speeds>> ours, theirs;
+  // Paired per shape: the two engines measure the same shape back to back,
+  // the order alternating by round and shape, so a slow minute on the shared
+  // machine lands on both sides of a cell instead of on one engine's whole
+  // turn (whole-turn interleaving gave best-of ratios of 0.79-1.10 for one
+  // build's same cell across three invocations).
+  int pair = 0;
   for (int round = 1; round <= o.rounds; ++round) {
     for (const int npp : npps) {
-      for (int turn = 0; turn < 2; ++turn) {
-        const bool nunchi_turn = (turn == 0) == (round % 2 == 1);
-        std::map<int, Speeds> measured;
-        if (nunchi_turn) {
-          for (const int npl : npls) measured[npl] = nunchi_shape(npl, npp);
-        } else {
-          std::string error;
-          measured = RunBatchedBench(bin, o, npp, ctx, &error);
-          if (measured.empty()) return std::fprintf(stderr, "bench-engine: %s\n", error.c_str()), 1;
-        }
-        for (const auto& [npl, sp] : measured) {
-          if (sp.prefill <= 0) return std::fprintf(stderr, "bench-engine: a request failed\n"), 1;
-          (nunchi_turn ? ours : theirs)[{npp, npl}].push_back(sp);
-          std::printf(
-              "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
-              "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
-              "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f,\"decode_calls\":%llu,"
-              "\"loop_holds\":%llu,\"kv_unified\":%s,\"lockstep\":%s}\n",
-              nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, npl, o.gen_tokens,
-              o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call,
-              static_cast<unsigned long long>(sp.decode_calls),
-              static_cast<unsigned long long>(sp.loop_holds), o.kv_unified ? "true" : "false",
-              o.lockstep ? "true" : "false");
-          std::fflush(stdout);
+      for (const int npl : npls) {
+        const bool nunchi_first = (round + pair++) % 2 == 1;
+        for (int turn = 0; turn < 2; ++turn) {
+          const bool nunchi_turn = (turn == 0) == nunchi_first;
+          std::map<int, Speeds> measured;
+          if (nunchi_turn) {
+            measured[npl] = nunchi_shape(npl, npp);
+          } else {
+            std::string error;
+            measured = RunBatchedBench(bin, ReferenceArgs(o, npp, npl, ctx), &error);
+            if (measured.empty())
+              return std::fprintf(stderr, "bench-engine: %s\n", error.c_str()), 1;
+          }
+          for (const auto& [got_npl, sp] : measured) {
+            if (sp.prefill <= 0) return std::fprintf(stderr, "bench-engine: a request failed\n"), 1;
+            (nunchi_turn ? ours : theirs)[{npp, got_npl}].push_back(sp);
+            std::printf(
+                "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
+                "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
+                "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f,\"decode_calls\":%llu,"
+                "\"loop_holds\":%llu,\"kv_unified\":%s,\"lockstep\":%s}\n",
+                nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, got_npl, o.gen_tokens,
+                o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call,
+                static_cast<unsigned long long>(sp.decode_calls),
+                static_cast<unsigned long long>(sp.loop_holds), o.kv_unified ? "true" : "false",
+                o.lockstep ? "true" : "false");
+            std::fflush(stdout);
+          }
         }
       }
     }
