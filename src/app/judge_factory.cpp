@@ -262,11 +262,15 @@ void ExportCascade(MetricsRegistry* metrics, judges::Cascade* cascade, const std
     };
     set("nunchi_cascade_targets_total", "Targets the cascade judged.", s.targets);
     set("nunchi_cascade_unsure_total", "Targets under the escalation threshold.", s.unsure);
-    set("nunchi_cascade_escalated_total", "Targets sent to the LLM.", s.escalated);
+    set("nunchi_cascade_escalated_total", "Targets sent to the LLM and waited for.", s.escalated);
     set("nunchi_cascade_llm_in_time_total", "Escalated targets the LLM answered in time.",
         s.llm_in_time);
     set("nunchi_cascade_kept_for_time_total", "Unsure targets kept cheap: no time in the budget.",
         s.kept_for_time);
+    set("nunchi_cascade_deferred_total",
+        "Unsure targets kept cheap for time but sent anyway; their answers replace the stored "
+        "cheap ones.",
+        s.deferred);
     set("nunchi_cascade_kept_for_error_total",
         "Escalated targets kept cheap: the LLM failed or was late.", s.kept_for_error);
     set("nunchi_cascade_late_replaced_total", "Late LLM answers that replaced a stored one.",

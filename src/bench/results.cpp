@@ -74,6 +74,7 @@ CascadeFigures CascadeFromDeltas(const Series& d) {
   f.late_replaced = get("nunchi_cascade_late_replaced_total");
   f.agreed = get("nunchi_cascade_agreed_total");
   f.overturned = get("nunchi_cascade_overturned_total");
+  f.deferred = get("nunchi_cascade_deferred_total");
   return f;
 }
 
@@ -86,6 +87,7 @@ nlohmann::json CascadeJson(const CascadeFigures& f) {
           {"llm_in_time", f.llm_in_time},
           {"llm_in_time_share", Num(f.in_time_share())},
           {"kept_cheap_for_time", f.kept_for_time},
+          {"deferred", f.deferred},
           {"late_or_failed", f.late},
           {"late_replaced", f.late_replaced},
           {"agreed", f.agreed},
@@ -97,9 +99,10 @@ std::string CascadeText(const CascadeFigures& f) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "escalated %.0f of %.0f (%.1f %%), LLM in time %.0f (%.1f %%), kept cheap for "
-                "time %.0f, late %.0f",
+                "time %.0f (deferred %.0f), late %.0f",
                 f.escalated, f.targets, 100 * std::max(0.0, f.escalation_share()), f.llm_in_time,
-                100 * std::max(0.0, f.in_time_share()), f.kept_for_time, f.late);
+                100 * std::max(0.0, f.in_time_share()), f.kept_for_time,
+                std::max(0.0, f.deferred), f.late);
   return buf;
 }
 
@@ -119,6 +122,7 @@ void AddCascade(CascadeFigures* sum, const CascadeFigures& c) {
   sum->late_replaced += c.late_replaced;
   sum->agreed += c.agreed;
   sum->overturned += c.overturned;
+  sum->deferred += c.deferred;
 }
 }  // namespace
 

@@ -49,6 +49,7 @@ struct CascadeFigures {
   double targets = -1, unsure = -1, escalated = -1, llm_in_time = -1, kept_for_time = -1;
   double late = -1;  // escalated, kept cheap: the LLM failed or missed the deadline
   double late_replaced = -1, agreed = -1, overturned = -1;
+  double deferred = -1;  // kept cheap for time, sent anyway for the store (0: older server)
   bool known() const { return targets >= 0; }
   double escalation_share() const { return targets > 0 ? escalated / targets : -1; }
   double in_time_share() const { return escalated > 0 ? llm_in_time / escalated : -1; }

@@ -89,7 +89,8 @@ TEST(Results, CascadeFiguresComeFromTheServersCountersPerCycleAndRun) {
   EXPECT_TRUE(j["cycles"][1]["cascade"].is_null());
   EXPECT_EQ(j["cycles"][2]["cascade"]["kept_cheap_for_time"], 2);
   EXPECT_EQ(CascadeText(s.cascade),
-            "escalated 10 of 50 (20.0 %), LLM in time 8 (80.0 %), kept cheap for time 4, late 4");
+            "escalated 10 of 50 (20.0 %), LLM in time 8 (80.0 %), kept cheap for time 4 (deferred "
+            "0), late 4");
   EXPECT_EQ(CascadeText(CascadeFigures{}), "");
 }
 

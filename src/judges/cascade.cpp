@@ -87,14 +87,24 @@ double Cascade::target_seconds() const {
   return target_seconds_;
 }
 
-size_t Cascade::Budget(size_t unsure, Deadline deadline) const {
-  const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-  std::lock_guard lock(mu_);
+size_t Cascade::FitsLocked(size_t unsure, Deadline until) const {
   if (running_.size() >= options_.max_inflight_calls) return 0;
+  const double left = std::chrono::duration<double>(until - Clock::now()).count();
   const double per = std::max(target_seconds_, 1e-6);
   const double room = (left - options_.call_seconds) / per - double(targets_in_flight_);
   if (room < 1) return 0;
   return std::min(unsure, size_t(room));
+}
+
+std::pair<size_t, size_t> Cascade::Reserve(size_t unsure, Deadline wait_plan, Deadline deadline,
+                                           bool defer) {
+  std::lock_guard lock(mu_);
+  const size_t waited = FitsLocked(unsure, wait_plan);
+  const size_t sent = defer ? std::max(waited, FitsLocked(unsure, deadline)) : waited;
+  // Held from now, so that a bundle judged at the same moment sees them.
+  targets_in_flight_ += sent;
+  waited_in_flight_ += waited;
+  return {waited, sent - waited};
 }
 
 void Cascade::Observe(double seconds, size_t targets_in_flight) {
@@ -126,6 +136,68 @@ void Cascade::FinishLate(Call& call) {
   }
 }
 
+std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
+                                               const std::vector<size_t>& positions,
+                                               const JudgeOutput& out, bool deferred) {
+  auto call = std::make_shared<Call>();
+  call->sub = task;
+  call->sub.on_late = nullptr;
+  call->sub.targets.clear();
+  for (size_t pos : positions) {
+    call->sub.targets.push_back(task.targets[pos]);
+    call->positions.push_back(pos);
+    call->cheap.push_back(out[pos].ok() ? out[pos].value() : Judgment{});
+  }
+  call->sub.deadline = task.deadline >= Deadline::max() - options_.late_grace
+                           ? Deadline::max()
+                           : task.deadline + options_.late_grace;
+  call->on_late = task.on_late;
+  call->abandoned = deferred;  // nobody waits: the answers go to on_late
+  stats_.calls.fetch_add(1);
+  {
+    std::lock_guard lock(mu_);
+    running_.push_back(std::async(std::launch::async, [this, call, deferred] {
+      {
+        // A deferred call starts when no waited call is on the engine, so
+        // that it does not slow down an answer somebody waits for.
+        std::unique_lock lock(mu_);
+        if (deferred)
+          idle_cv_.wait_until(lock, call->sub.deadline, [&] { return waited_in_flight_ == 0; });
+        call->in_flight_at_start = active_targets_;
+        active_targets_ += call->positions.size();
+      }
+      const auto start = Clock::now();
+      JudgeOutput got;
+      try {
+        got = llm_->JudgeBundle(call->sub);
+      } catch (const std::exception& e) {
+        got.assign(call->positions.size(), Status(ErrorCode::kInternal, e.what()));
+      }
+      if (got.size() != call->positions.size())
+        got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
+      const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+      Observe(secs, call->in_flight_at_start + call->positions.size());
+      {
+        std::lock_guard lock(mu_);
+        targets_in_flight_ -= call->positions.size();
+        active_targets_ -= call->positions.size();
+        if (!deferred) waited_in_flight_ -= call->positions.size();
+      }
+      if (!deferred) idle_cv_.notify_all();
+      bool late;
+      {
+        std::lock_guard lock(call->mu);
+        call->out = std::move(got);
+        call->done = true;
+        late = call->abandoned;
+      }
+      call->cv.notify_all();
+      if (late) FinishLate(*call);
+    }));
+  }
+  return call;
+}
+
 JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   // How long this call may wait for the LLM: the task deadline, or max_wait.
   Deadline wait_until = task.deadline;
@@ -151,10 +223,21 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   stats_.unsure.fetch_add(unsure.size());
 
   const bool llm_ready = llm_ != nullptr && llm_->Ready();
-  // Sent: what can finish before the task deadline. Waited for: until wait_until.
-  const size_t k = llm_ready ? Budget(unsure.size(), task.deadline) : 0;
+  // Waited for: what is predicted to finish within the headroom of the wait
+  // (the deadline when there is no cap). Deferred: the next least confident
+  // that can still finish before the deadline.
+  const auto now = Clock::now();
+  const bool capped = wait_until < task.deadline;
+  const Deadline plan_until = capped ? now + std::chrono::duration_cast<Clock::duration>(
+                                                 (wait_until - now) * options_.wait_headroom)
+                                     : task.deadline;
+  const auto [k, k_deferred] = llm_ready ? Reserve(unsure.size(), plan_until, task.deadline,
+                                                   capped && options_.defer_beyond_wait)
+                                         : std::pair<size_t, size_t>{0, 0};
   std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
+  std::vector<size_t> deferred(unsure.begin() + long(k), unsure.begin() + long(k + k_deferred));
   std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
+  std::sort(deferred.begin(), deferred.end());
 
   // Every answer starts as the cheap one, with its record.
   for (size_t pos = 0; pos < n; ++pos) {
@@ -165,54 +248,16 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
                     is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
   }
   stats_.kept_for_time.fetch_add(unsure.size() - chosen.size());
-  if (chosen.empty()) return out;
-
-  auto call = std::make_shared<Call>();
-  call->sub = task;
-  call->sub.on_late = nullptr;
-  call->sub.targets.clear();
-  for (size_t pos : chosen) {
-    call->sub.targets.push_back(task.targets[pos]);
-    call->positions.push_back(pos);
-    call->cheap.push_back(out[pos].ok() ? out[pos].value() : Judgment{});
+  std::shared_ptr<Call> call;
+  if (!chosen.empty()) {
+    stats_.escalated.fetch_add(chosen.size());
+    call = Launch(task, chosen, out, /*deferred=*/false);
   }
-  call->sub.deadline = task.deadline >= Deadline::max() - options_.late_grace
-                           ? Deadline::max()
-                           : task.deadline + options_.late_grace;
-  call->on_late = task.on_late;
-  stats_.escalated.fetch_add(chosen.size());
-  stats_.calls.fetch_add(1);
-  {
-    std::lock_guard lock(mu_);
-    call->in_flight_at_start = targets_in_flight_;
-    targets_in_flight_ += chosen.size();
-    running_.push_back(std::async(std::launch::async, [this, call] {
-      const auto start = Clock::now();
-      JudgeOutput got;
-      try {
-        got = llm_->JudgeBundle(call->sub);
-      } catch (const std::exception& e) {
-        got.assign(call->positions.size(), Status(ErrorCode::kInternal, e.what()));
-      }
-      if (got.size() != call->positions.size())
-        got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
-      const double secs = std::chrono::duration<double>(Clock::now() - start).count();
-      Observe(secs, call->in_flight_at_start + call->positions.size());
-      {
-        std::lock_guard lock(mu_);
-        targets_in_flight_ -= call->positions.size();
-      }
-      bool late;
-      {
-        std::lock_guard lock(call->mu);
-        call->out = std::move(got);
-        call->done = true;
-        late = call->abandoned;
-      }
-      call->cv.notify_all();
-      if (late) FinishLate(*call);
-    }));
+  if (!deferred.empty()) {
+    stats_.deferred.fetch_add(deferred.size());
+    Launch(task, deferred, out, /*deferred=*/true);
   }
+  if (!call) return out;
 
   bool in_time;
   {

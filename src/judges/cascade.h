@@ -16,11 +16,14 @@
 // targets are still in flight, is predicted to take
 //   call_seconds + target_seconds * (k + m),
 // target_seconds being an exponentially weighted mean of what finished calls
-// took per target in flight (the prior until the first call finishes). The
-// largest k that fits before the task deadline is escalated; the rest of the
-// unsure targets are kept cheap and counted (kept_time). The call waits for
-// the answer until the deadline or max_wait, whichever comes first.
-//
+// took per target in flight (the prior until the first call finishes). With
+// a wait cap (max_wait, before the task deadline), the largest k predicted to
+// finish within wait_headroom of the wait is escalated and waited for; the
+// rest of the unsure targets are kept cheap and counted (kept_time). Of those,
+// the ones that can still finish before the task deadline are deferred: sent
+// in a second call nobody waits for, whose answers replace the cheap ones in
+// the store through task.on_late (so the estimate keeps learning even when
+// nothing fits in the wait). Without a cap the budget is the task deadline.
 // Threading: JudgeBundle may be called from many threads at once. Each
 // escalation runs on its own thread so that the caller can return at the
 // deadline; at most max_inflight_calls run at once (more are kept cheap).
@@ -30,10 +33,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "judges/judge.h"
@@ -59,16 +64,23 @@ struct CascadeOptions {
   // starved: with an engine slower than max_wait per target nothing was sent,
   // so the estimate never learnt and no unsure signal ever reached the LLM).
   std::chrono::milliseconds max_wait{0};
+  // With max_wait: what is waited for is planned to finish within this share
+  // of the wait (the estimate is a mean; a call over it is a late answer).
+  double wait_headroom = 0.8;
+  // With max_wait: send the unsure targets that miss the wait but can finish
+  // before the deadline anyway, for the store (deferred).
+  bool defer_beyond_wait = true;
   size_t max_inflight_calls = 64;
 };
 
 // Lock-free counters; read them for /metrics.
 struct CascadeStats {
   std::atomic<uint64_t> targets{0};         // targets judged
-  std::atomic<uint64_t> escalated{0};       // targets sent to the LLM
+  std::atomic<uint64_t> escalated{0};       // targets sent to the LLM and waited for
   std::atomic<uint64_t> unsure{0};          // targets under the threshold
   std::atomic<uint64_t> llm_in_time{0};     // escalated targets the LLM answered in time
   std::atomic<uint64_t> kept_for_time{0};   // unsure targets the budget kept cheap
+  std::atomic<uint64_t> deferred{0};        // of those, sent anyway for the store
   std::atomic<uint64_t> kept_for_error{0};  // escalated, LLM failed or was late
   std::atomic<uint64_t> late_replaced{0};   // late LLM answers handed to on_late
   std::atomic<uint64_t> agreed{0};          // LLM agreed with the cheap judge (relevance and level)
@@ -110,8 +122,18 @@ class Cascade : public Judge {
 
  private:
   struct Call;
-  // How many of the `unsure` least confident targets fit before the deadline.
-  size_t Budget(size_t unsure, Deadline deadline) const;
+  // How many of the `unsure` least confident targets fit before `until`
+  // (mu_ held).
+  size_t FitsLocked(size_t unsure, Deadline until) const;
+  // {waited for, deferred}: the targets that fit before wait_plan, and the
+  // further ones that fit before the deadline when defer; both are counted in
+  // flight from here on (Launch's call takes them off when it ends).
+  std::pair<size_t, size_t> Reserve(size_t unsure, Deadline wait_plan, Deadline deadline,
+                                    bool defer);
+  // Sends the targets at `positions` of `task` (cheap answers in `out`) in
+  // one call on its own thread; a deferred call is abandoned from the start.
+  std::shared_ptr<Call> Launch(const JudgeTask& task, const std::vector<size_t>& positions,
+                               const JudgeOutput& out, bool deferred);
   void Observe(double seconds, size_t targets_in_flight);
   void Reap();
   void FinishLate(Call& call);
@@ -125,6 +147,9 @@ class Cascade : public Judge {
   mutable std::mutex mu_;  // guards the estimate and the running list
   double target_seconds_;
   size_t targets_in_flight_ = 0;
+  size_t waited_in_flight_ = 0;      // of those, in calls somebody waits for
+  size_t active_targets_ = 0;        // of those, in calls that have started
+  std::condition_variable idle_cv_;  // waited_in_flight_ fell to 0
   std::vector<std::future<void>> running_;
 };
 

@@ -238,7 +238,7 @@ TEST(Cascade, MaxWaitReturnsBeforeTheDeadlineAndTheLateAnswerStillArrives) {
   EXPECT_EQ(late[0].judge, "llm");
 }
 
-TEST(Cascade, MaxWaitStillSendsWhatCanFinishBeforeTheDeadline) {
+TEST(Cascade, WhatMissesTheWaitIsDeferredAndItsAnswerReplacesTheCheapOne) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.1}};
   FakeLlm llm;
@@ -247,13 +247,101 @@ TEST(Cascade, MaxWaitStillSendsWhatCanFinishBeforeTheDeadline) {
   o.max_wait = 1ms;
   llm.gated = true;
   Cascade cascade(&cheap, &llm, o);
-  JudgeOutput out = cascade.JudgeBundle(Task(1, 60s));
+  JudgeTask task = Task(1, 60s);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Judgment> late;
+  task.on_late = [&](size_t, const Judgment& j) {
+    std::lock_guard lock(mu);
+    late.push_back(j);
+    cv.notify_all();
+  };
+  JudgeOutput out = cascade.JudgeBundle(task);
+  ASSERT_TRUE(out[0].ok());
+  EXPECT_EQ(out[0]->judge, "cheap");
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(cascade.stats().escalated.load(), 0u);  // not waited for: not counted as escalated
+  EXPECT_EQ(cascade.stats().kept_for_time.load(), 1u);
+  EXPECT_EQ(cascade.stats().deferred.load(), 1u);
   EXPECT_TRUE(llm.WaitForCalls(1));  // sent, although slower than max_wait
   llm.Open();
-  EXPECT_EQ(llm.calls(), 1u);
-  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
+  EXPECT_EQ(late[0].judge, "llm");
+  EXPECT_EQ(cascade.stats().late_replaced.load(), 1u);
+}
+
+TEST(Cascade, WithoutDeferralWhatMissesTheWaitIsNeverSent) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.target_seconds = 1;
+  o.max_wait = 1ms;
+  o.defer_beyond_wait = false;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeOutput out = cascade.JudgeBundle(Task(1, 60s));
+  EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(cascade.stats().deferred.load(), 0u);
+  EXPECT_EQ(llm.calls(), 0u);
+}
+
+TEST(Cascade, TheWaitedCallTakesWhatFitsTheWaitsHeadroomAndTheDeferredOneWaitsForIt) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}, {1, 0.2}, {2, 0.95}};
+  FakeLlm llm;
+  llm.gated = true;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.3;  // one target fits in 0.8 x 500 ms, two do not
+  o.max_wait = 500ms;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(3, 60s);
+  std::atomic<int> late{0};
+  task.on_late = [&](size_t, const Judgment&) { ++late; };
+  std::thread opener([&] {
+    ASSERT_TRUE(llm.WaitForCalls(1));
+    std::this_thread::sleep_for(100ms);
+    EXPECT_EQ(llm.calls(), 1u);  // the deferred call has not started beside the waited one
+    llm.Open();
+  });
+  JudgeOutput out = cascade.JudgeBundle(task);
+  opener.join();
+  ASSERT_TRUE(out[0].ok() && out[1].ok());
+  EXPECT_EQ(out[0]->judge, "llm");  // the least confident, answered within the wait
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(out[2]->cascade->outcome, CascadeRecord::Outcome::kCheap);
+  ASSERT_TRUE(llm.WaitForCalls(2));
+  {
+    std::lock_guard lock(llm.mu);
+    EXPECT_EQ(llm.asked[0], (std::vector<size_t>{0}));
+    EXPECT_EQ(llm.asked[1], (std::vector<size_t>{1}));
+  }
+  for (int i = 0; i < 500 && late.load() < 1; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(late.load(), 1);
   EXPECT_EQ(cascade.stats().escalated.load(), 1u);
-  EXPECT_EQ(cascade.stats().kept_for_time.load(), 0u);
+  EXPECT_EQ(cascade.stats().llm_in_time.load(), 1u);
+  EXPECT_EQ(cascade.stats().deferred.load(), 1u);
+}
+
+TEST(Cascade, ABundleJudgedWhileAnotherWaitsSeesItsTargetsInFlight) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.gated = true;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.3;  // one target fits the wait's headroom, two do not
+  o.max_wait = 500ms;
+  o.defer_beyond_wait = false;
+  Cascade cascade(&cheap, &llm, o);
+  std::thread first([&] { cascade.JudgeBundle(Task(1, 60s)); });
+  ASSERT_TRUE(llm.WaitForCalls(1));
+  JudgeOutput second = cascade.JudgeBundle(Task(1, 60s));
+  EXPECT_EQ(second[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  llm.Open();
+  first.join();
+  EXPECT_EQ(llm.calls(), 1u);
 }
 
 TEST(Cascade, BudgetEscalatesTheLeastConfidentFirst) {
