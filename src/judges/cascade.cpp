@@ -66,6 +66,19 @@ bool Agrees(const Judgment& a, const Judgment& b) {
 
 }  // namespace
 
+double Cascade::ExtraSeconds(const JudgeTask& task, size_t position) const {
+  const size_t index = task.targets[position];
+  if (index >= task.bundle.size()) return 0;
+  const std::string& text = task.bundle.at(index).text;
+  // Code points, not bytes: a Hangul syllable is three bytes and about one token.
+  const auto chars = size_t(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+  return chars > options_.long_text_chars
+             ? options_.char_seconds * double(chars - options_.long_text_chars)
+             : 0.0;
+}
+
 Cascade::Cascade(Judge* cheap, Judge* llm, CascadeOptions options, std::string name)
     : cheap_(cheap),
       llm_(llm),
@@ -87,24 +100,35 @@ double Cascade::target_seconds() const {
   return target_seconds_;
 }
 
-size_t Cascade::FitsLocked(size_t unsure, Deadline until) const {
-  if (running_.size() >= options_.max_inflight_calls) return 0;
-  const double left = std::chrono::duration<double>(until - Clock::now()).count();
-  const double per = std::max(target_seconds_, 1e-6);
-  const double room = (left - options_.call_seconds) / per - double(targets_in_flight_);
-  if (room < 1) return 0;
-  return std::min(unsure, size_t(room));
-}
-
-std::pair<size_t, size_t> Cascade::Reserve(size_t unsure, Deadline wait_plan, Deadline deadline,
-                                           bool defer) {
+std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, Deadline wait_plan,
+                                            Deadline deadline, bool defer) {
+  std::vector<Plan> plan(extra.size(), Plan::kKept);
   std::lock_guard lock(mu_);
-  const size_t waited = FitsLocked(unsure, wait_plan);
-  const size_t sent = defer ? std::max(waited, FitsLocked(unsure, deadline)) : waited;
-  // Held from now, so that a bundle judged at the same moment sees them.
-  targets_in_flight_ += sent;
-  waited_in_flight_ += waited;
-  return {waited, sent - waited};
+  if (running_.size() >= options_.max_inflight_calls) return plan;
+  const auto now = Clock::now();
+  const double wait_left = std::chrono::duration<double>(wait_plan - now).count();
+  const double deadline_left = std::chrono::duration<double>(deadline - now).count();
+  const double per = std::max(target_seconds_, 1e-6);
+  // Deferred calls start after the waited ones, so only the waited targets
+  // count against the wait; all of them count against the deadline.
+  const double busy = options_.call_seconds + per * double(targets_in_flight_);
+  double waited = busy, sent = busy;
+  for (size_t k = 0; k < extra.size(); ++k) {
+    const double cost = per + extra[k];
+    if (sent + cost > deadline_left) continue;
+    if (waited + cost <= wait_left) {
+      plan[k] = Plan::kWaited;
+      waited += cost;
+      ++waited_in_flight_;
+    } else if (defer) {
+      plan[k] = Plan::kDeferred;
+    } else {
+      continue;
+    }
+    sent += cost;
+    ++targets_in_flight_;  // held from now: a bundle judged at the same moment sees it
+  }
+  return plan;
 }
 
 void Cascade::Observe(double seconds, size_t targets_in_flight) {
@@ -223,19 +247,24 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   stats_.unsure.fetch_add(unsure.size());
 
   const bool llm_ready = llm_ != nullptr && llm_->Ready();
-  // Waited for: what is predicted to finish within the headroom of the wait
-  // (the deadline when there is no cap). Deferred: the next least confident
-  // that can still finish before the deadline.
+  // Least confident first, each target that fits: waited for when it is
+  // predicted to finish within the headroom of the wait (the deadline when
+  // there is no cap), else deferred when it can finish before the deadline.
   const auto now = Clock::now();
   const bool capped = wait_until < task.deadline;
   const Deadline plan_until = capped ? now + std::chrono::duration_cast<Clock::duration>(
                                                  (wait_until - now) * options_.wait_headroom)
                                      : task.deadline;
-  const auto [k, k_deferred] = llm_ready ? Reserve(unsure.size(), plan_until, task.deadline,
-                                                   capped && options_.defer_beyond_wait)
-                                         : std::pair<size_t, size_t>{0, 0};
-  std::vector<size_t> chosen(unsure.begin(), unsure.begin() + long(k));
-  std::vector<size_t> deferred(unsure.begin() + long(k), unsure.begin() + long(k + k_deferred));
+  std::vector<double> extra;  // seconds each one's long text adds, least confident first
+  for (size_t pos : unsure) extra.push_back(ExtraSeconds(task, pos));
+  const std::vector<Plan> plan =
+      llm_ready ? Reserve(extra, plan_until, task.deadline, capped && options_.defer_beyond_wait)
+                : std::vector<Plan>(unsure.size(), Plan::kKept);
+  std::vector<size_t> chosen, deferred;
+  for (size_t i = 0; i < unsure.size(); ++i) {
+    if (plan[i] == Plan::kWaited) chosen.push_back(unsure[i]);
+    if (plan[i] == Plan::kDeferred) deferred.push_back(unsure[i]);
+  }
   std::sort(chosen.begin(), chosen.end());  // targets stay in bundle order
   std::sort(deferred.begin(), deferred.end());
 

@@ -16,14 +16,18 @@
 // targets are still in flight, is predicted to take
 //   call_seconds + target_seconds * (k + m),
 // target_seconds being an exponentially weighted mean of what finished calls
-// took per target in flight (the prior until the first call finishes). With
-// a wait cap (max_wait, before the task deadline), the largest k predicted to
-// finish within wait_headroom of the wait is escalated and waited for; the
-// rest of the unsure targets are kept cheap and counted (kept_time). Of those,
-// the ones that can still finish before the task deadline are deferred: sent
-// in a second call nobody waits for, whose answers replace the cheap ones in
-// the store through task.on_late (so the estimate keeps learning even when
-// nothing fits in the wait). Without a cap the budget is the task deadline.
+// took per target in flight (the prior until the first call finishes), plus
+// char_seconds for each code point of a target text over long_text_chars.
+// The unsure targets are taken least confident first, each one that fits:
+// with a wait cap (max_wait, before the task deadline) a target predicted to
+// finish within wait_headroom of the wait is escalated and waited for; one
+// that does not is kept cheap (kept_time) and, if it can still finish before
+// the task deadline, deferred: sent in a second call nobody waits for, which
+// starts once no waited call is on the engine and whose answers replace the
+// cheap ones in the store through task.on_late (so the estimate keeps
+// learning even when nothing fits in the wait). Without a cap the budget is
+// the task deadline.
+//
 // Threading: JudgeBundle may be called from many threads at once. Each
 // escalation runs on its own thread so that the caller can return at the
 // deadline; at most max_inflight_calls run at once (more are kept cheap).
@@ -54,6 +58,13 @@ struct CascadeOptions {
   double call_seconds = 0.5;    // fixed cost of one escalated call (prefill, network)
   double target_seconds = 1.5;  // per target in flight
   double ewma_alpha = 0.25;     // weight of each new observation
+  // A target text longer than long_text_chars code points is predicted to
+  // add char_seconds per further one (its prompt tokens; a prior, not
+  // learnt: ~100 prompt tokens a second on the 2-core box at the serve
+  // loads, about a token per Hangul syllable). Long texts are rare (2 % of
+  // the reference loads) and were the escalations that missed the wait.
+  size_t long_text_chars = 150;
+  double char_seconds = 0.01;
   // An escalation may still finish this long after the task deadline; its
   // answers then replace the cheap ones through JudgeTask::on_late.
   std::chrono::milliseconds late_grace{60'000};
@@ -122,14 +133,16 @@ class Cascade : public Judge {
 
  private:
   struct Call;
-  // How many of the `unsure` least confident targets fit before `until`
-  // (mu_ held).
-  size_t FitsLocked(size_t unsure, Deadline until) const;
-  // {waited for, deferred}: the targets that fit before wait_plan, and the
-  // further ones that fit before the deadline when defer; both are counted in
-  // flight from here on (Launch's call takes them off when it ends).
-  std::pair<size_t, size_t> Reserve(size_t unsure, Deadline wait_plan, Deadline deadline,
-                                    bool defer);
+  enum class Plan { kKept, kWaited, kDeferred };
+  // What becomes of each unsure target (least confident first; `extra`:
+  // what each one's long text adds): waited for if it fits before
+  // wait_plan, else deferred if `defer` and it fits before the deadline,
+  // else kept cheap. What is sent counts in flight from here on (Launch's
+  // call takes it off when it ends).
+  std::vector<Plan> Reserve(const std::vector<double>& extra, Deadline wait_plan, Deadline deadline,
+                            bool defer);
+  // The seconds the text of task.targets[position] adds over a typical one.
+  double ExtraSeconds(const JudgeTask& task, size_t position) const;
   // Sends the targets at `positions` of `task` (cheap answers in `out`) in
   // one call on its own thread; a deferred call is abandoned from the start.
   std::shared_ptr<Call> Launch(const JudgeTask& task, const std::vector<size_t>& positions,

@@ -324,6 +324,41 @@ TEST(Cascade, TheWaitedCallTakesWhatFitsTheWaitsHeadroomAndTheDeferredOneWaitsFo
   EXPECT_EQ(cascade.stats().deferred.load(), 1u);
 }
 
+TEST(Cascade, ALongTextIsPredictedSlowerAndIsDeferredWhereAShortOneIsWaitedFor) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.2}, {1, 0.1}};  // the long comment is the least confident
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.max_wait = 500ms;  // 10 ms a target fits easily; 450 extra syllables x 10 ms do not
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(2, 60s);
+  std::string long_text;
+  for (int i = 0; i < 600; ++i) long_text += "가";  // 600 code points, 1,800 bytes
+  task.bundle.comments[0].text = long_text;
+  std::atomic<int> late{0};
+  task.on_late = [&](size_t, const Judgment&) { ++late; };
+  JudgeOutput out = cascade.JudgeBundle(task);
+  ASSERT_TRUE(out[0].ok() && out[1].ok());
+  // Least confident first: the long one does not fit the wait and is
+  // deferred; the short one after it still fits and is waited for.
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(out[0]->judge, "llm");
+  EXPECT_EQ(cascade.stats().escalated.load(), 1u);
+  EXPECT_EQ(cascade.stats().deferred.load(), 1u);
+  for (int i = 0; i < 500 && late.load() < 1; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(late.load(), 1);
+
+  // The same bundle with a short text is waited for.
+  ScriptedCheap cheap2;
+  cheap2.conf = {{0, 0.2}, {1, 0.1}};
+  FakeLlm llm2;
+  Cascade short_one(&cheap2, &llm2, o);
+  JudgeOutput out2 = short_one.JudgeBundle(Task(2, 60s));
+  ASSERT_TRUE(out2[1].ok());
+  EXPECT_EQ(out2[1]->judge, "llm");
+  EXPECT_EQ(short_one.stats().escalated.load(), 2u);
+}
+
 TEST(Cascade, ABundleJudgedWhileAnotherWaitsSeesItsTargetsInFlight) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.1}};
