@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <numeric>
 
+#include "domain/labels.h"
 #include "judges/cause_text.h"
 
 namespace nunchi::judges {
@@ -69,11 +70,8 @@ bool Agrees(const Judgment& a, const Judgment& b) {
 double Cascade::ExtraSeconds(const JudgeTask& task, size_t position) const {
   const size_t index = task.targets[position];
   if (index >= task.bundle.size()) return 0;
-  const std::string& text = task.bundle.at(index).text;
   // Code points, not bytes: a Hangul syllable is three bytes and about one token.
-  const auto chars = size_t(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  const size_t chars = Utf8Length(task.bundle.at(index).text);
   return chars > options_.long_text_chars
              ? options_.char_seconds * double(chars - options_.long_text_chars)
              : 0.0;

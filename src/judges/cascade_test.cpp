@@ -90,6 +90,27 @@ class FakeLlm : public Judge {
   }
 };
 
+// Collects what a cascade hands JudgeTask::on_late, from any thread.
+// Declare it before the cascade: the cascade's destructor may still deliver.
+struct LateSink {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::pair<size_t, Judgment>> got;
+  void Attach(JudgeTask& task) {
+    task.on_late = [this](size_t pos, const Judgment& j) {
+      std::lock_guard lock(mu);
+      got.emplace_back(pos, j);
+      cv.notify_all();
+    };
+  }
+  // What has arrived once there are n (or after 5 s).
+  std::vector<std::pair<size_t, Judgment>> WaitFor(size_t n) {
+    std::unique_lock lock(mu);
+    cv.wait_for(lock, 5s, [&] { return got.size() >= n; });
+    return got;
+  }
+};
+
 JudgeTask Task(size_t n, std::chrono::milliseconds budget) {
   JudgeTask t;
   t.bundle.post.text = "post";
@@ -167,24 +188,18 @@ TEST(Cascade, SlowLlmLeavesTheCheapAnswersOnTimeAndTheLateAnswerReplacesThem) {
   cheap.conf = {{1, 0.3}};
   FakeLlm llm;
   llm.gated = true;
+  LateSink sink;
   Cascade cascade(&cheap, &llm, Options(0.9));
   JudgeTask task = Task(2, 100ms);
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<std::pair<size_t, Judgment>> late;
-  task.on_late = [&](size_t pos, const Judgment& j) {
-    std::lock_guard lock(mu);
-    late.emplace_back(pos, j);
-    cv.notify_all();
-  };
+  sink.Attach(task);
   JudgeOutput out = cascade.JudgeBundle(task);
   EXPECT_FALSE(llm.finished);  // returned at the deadline, not when the LLM finished
   llm.Open();
   ASSERT_TRUE(out[1].ok());
   EXPECT_EQ(out[1]->judge, "cheap");
   EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
-  std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
+  const auto late = sink.WaitFor(1);
+  ASSERT_FALSE(late.empty());
   EXPECT_EQ(late[0].first, 1u);
   EXPECT_EQ(late[0].second.judge, "llm");
   EXPECT_EQ(late[0].second.level, Level::kHigh);
@@ -217,25 +232,19 @@ TEST(Cascade, MaxWaitReturnsBeforeTheDeadlineAndTheLateAnswerStillArrives) {
   llm.gated = true;  // slower than max_wait, far faster than the deadline
   CascadeOptions o = Options(0.9);
   o.max_wait = 50ms;
+  LateSink sink;
   Cascade cascade(&cheap, &llm, o);
   JudgeTask task = Task(2, 60s);
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<Judgment> late;
-  task.on_late = [&](size_t, const Judgment& j) {
-    std::lock_guard lock(mu);
-    late.push_back(j);
-    cv.notify_all();
-  };
+  sink.Attach(task);
   JudgeOutput out = cascade.JudgeBundle(task);
   EXPECT_FALSE(llm.finished);  // returned after max_wait, long before the deadline
   llm.Open();
   ASSERT_TRUE(out[1].ok());
   EXPECT_EQ(out[1]->judge, "cheap");
   EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptError);
-  std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
-  EXPECT_EQ(late[0].judge, "llm");
+  const auto late = sink.WaitFor(1);
+  ASSERT_FALSE(late.empty());
+  EXPECT_EQ(late[0].second.judge, "llm");
 }
 
 TEST(Cascade, WhatMissesTheWaitIsDeferredAndItsAnswerReplacesTheCheapOne) {
@@ -246,16 +255,10 @@ TEST(Cascade, WhatMissesTheWaitIsDeferredAndItsAnswerReplacesTheCheapOne) {
   o.target_seconds = 1;  // slower than max_wait, well within the deadline
   o.max_wait = 1ms;
   llm.gated = true;
+  LateSink sink;
   Cascade cascade(&cheap, &llm, o);
   JudgeTask task = Task(1, 60s);
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<Judgment> late;
-  task.on_late = [&](size_t, const Judgment& j) {
-    std::lock_guard lock(mu);
-    late.push_back(j);
-    cv.notify_all();
-  };
+  sink.Attach(task);
   JudgeOutput out = cascade.JudgeBundle(task);
   ASSERT_TRUE(out[0].ok());
   EXPECT_EQ(out[0]->judge, "cheap");
@@ -265,9 +268,9 @@ TEST(Cascade, WhatMissesTheWaitIsDeferredAndItsAnswerReplacesTheCheapOne) {
   EXPECT_EQ(cascade.stats().deferred.load(), 1u);
   EXPECT_TRUE(llm.WaitForCalls(1));  // sent, although slower than max_wait
   llm.Open();
-  std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return !late.empty(); }));
-  EXPECT_EQ(late[0].judge, "llm");
+  const auto late = sink.WaitFor(1);
+  ASSERT_FALSE(late.empty());
+  EXPECT_EQ(late[0].second.judge, "llm");
   EXPECT_EQ(cascade.stats().late_replaced.load(), 1u);
 }
 
@@ -295,10 +298,10 @@ TEST(Cascade, TheWaitedCallTakesWhatFitsTheWaitsHeadroomAndTheDeferredOneWaitsFo
   o.call_seconds = 0;
   o.target_seconds = 0.3;  // one target fits in 0.8 x 500 ms, two do not
   o.max_wait = 500ms;
+  LateSink sink;
   Cascade cascade(&cheap, &llm, o);
   JudgeTask task = Task(3, 60s);
-  std::atomic<int> late{0};
-  task.on_late = [&](size_t, const Judgment&) { ++late; };
+  sink.Attach(task);
   std::thread opener([&] {
     ASSERT_TRUE(llm.WaitForCalls(1));
     std::this_thread::sleep_for(100ms);
@@ -317,8 +320,7 @@ TEST(Cascade, TheWaitedCallTakesWhatFitsTheWaitsHeadroomAndTheDeferredOneWaitsFo
     EXPECT_EQ(llm.asked[0], (std::vector<size_t>{0}));
     EXPECT_EQ(llm.asked[1], (std::vector<size_t>{1}));
   }
-  for (int i = 0; i < 500 && late.load() < 1; ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(late.load(), 1);
+  EXPECT_EQ(sink.WaitFor(1).size(), 1u);
   EXPECT_EQ(cascade.stats().escalated.load(), 1u);
   EXPECT_EQ(cascade.stats().llm_in_time.load(), 1u);
   EXPECT_EQ(cascade.stats().deferred.load(), 1u);
@@ -330,13 +332,13 @@ TEST(Cascade, ALongTextIsPredictedSlowerAndIsDeferredWhereAShortOneIsWaitedFor) 
   FakeLlm llm;
   CascadeOptions o = Options(0.9);
   o.max_wait = 500ms;  // 10 ms a target fits easily; 450 extra syllables x 10 ms do not
+  LateSink sink;
   Cascade cascade(&cheap, &llm, o);
   JudgeTask task = Task(2, 60s);
   std::string long_text;
   for (int i = 0; i < 600; ++i) long_text += "가";  // 600 code points, 1,800 bytes
   task.bundle.comments[0].text = long_text;
-  std::atomic<int> late{0};
-  task.on_late = [&](size_t, const Judgment&) { ++late; };
+  sink.Attach(task);
   JudgeOutput out = cascade.JudgeBundle(task);
   ASSERT_TRUE(out[0].ok() && out[1].ok());
   // Least confident first: the long one does not fit the wait and is
@@ -345,8 +347,7 @@ TEST(Cascade, ALongTextIsPredictedSlowerAndIsDeferredWhereAShortOneIsWaitedFor) 
   EXPECT_EQ(out[0]->judge, "llm");
   EXPECT_EQ(cascade.stats().escalated.load(), 1u);
   EXPECT_EQ(cascade.stats().deferred.load(), 1u);
-  for (int i = 0; i < 500 && late.load() < 1; ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(late.load(), 1);
+  EXPECT_EQ(sink.WaitFor(1).size(), 1u);
 
   // The same bundle with a short text is waited for.
   ScriptedCheap cheap2;
