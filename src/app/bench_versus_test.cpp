@@ -58,6 +58,9 @@ TEST(BenchVersus, BothEnginesInEveryShapeWithRatios) {
         EXPECT_LE(j["decode_calls"].get<int>(), 1 + 4) << line;
         EXPECT_GE(j["decode_calls"].get<int>(), 2) << line;
         EXPECT_EQ(j["loop_holds"].get<int>(), 0) << line;
+        // A fresh engine per measurement, as each reference run is a fresh
+        // process (--one-engine keeps one).
+        EXPECT_EQ(j["one_engine"], false) << line;
       }
     } else if (j["part"] == "versus-summary") {
       ++summaries;

@@ -46,6 +46,7 @@ struct BenchOptions {
   bool kv_unified = false;       // one KV buffer for all sequences, on both sides (-kvu)
   int hold_steps = 0;            // the engine's loop hold (loop_hold.h); 0: off
   bool lockstep = true;          // EngineRequest::lockstep for the sequences of a shape
+  bool one_engine = false;       // versus: one engine for all shapes, not one per measurement
   DharmaOptions dharma;
 };
 
@@ -163,29 +164,42 @@ int RunVersus(const BenchOptions& o) {
   const int max_npp = *std::max_element(npps.begin(), npps.end());
   // Both get the same KV cells, split into one stream per sequence.
   const int ctx = max_npl * (max_npp + o.gen_tokens + 32);
-  llama::EngineOptions eo;
-  eo.model_path = o.model;
-  eo.threads = o.threads;
-  eo.max_active = max_npl;
-  eo.max_cached = 2;
-  eo.cache_budget_bytes = 0;  // no prefix reuse: every prompt is computed
-  eo.n_ctx = ctx;
-  eo.n_batch = o.batch;
-  eo.kv_unified = o.kv_unified;
-  eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
-  eo.guard.short_min_span = 1u << 30;
-  // Nor hold them back: a random-weight model's output repeats at once, and
-  // a suspected loop sits out decodes while others run (loop_hold.h), which
-  // splits one lockstep decode into several smaller ones. llama-batched-bench
-  // decodes every sequence in every step; so does the engine here unless
-  // --hold-steps says otherwise.
-  eo.loop_hold.max_steps = o.hold_steps;
-  auto engine = llama::LlamaEngine::Create(eo);
-  if (!engine.ok()) {
-    std::fprintf(stderr, "bench-engine: %s\n", engine.status().ToString().c_str());
-    return 1;
-  }
-  auto& e = **engine;
+  // Like the reference, a fresh process per measurement with n_seq_max = npl
+  // (batched_bench.h), the engine is made fresh per measurement with
+  // max_active = npl, unless --one-engine keeps one of max_active = max npl
+  // for the whole run (the served engine's situation: streams it does not
+  // use this step, buffers allocated once).
+  auto make_engine = [&](int max_active) {
+    llama::EngineOptions eo;
+    eo.model_path = o.model;
+    eo.threads = o.threads;
+    eo.max_active = max_active;
+    eo.max_cached = 2;
+    eo.cache_budget_bytes = 0;  // no prefix reuse: every prompt is computed
+    eo.n_ctx = ctx;
+    eo.n_batch = o.batch;
+    eo.kv_unified = o.kv_unified;
+    eo.guard.min_span = 1u << 30;  // random weights loop: measure, do not cut
+    eo.guard.short_min_span = 1u << 30;
+    // Nor hold them back: a random-weight model's output repeats at once,
+    // and a suspected loop sits out decodes while others run (loop_hold.h),
+    // which splits one lockstep decode into several smaller ones.
+    // llama-batched-bench decodes every sequence in every step; so does the
+    // engine here unless --hold-steps says otherwise.
+    eo.loop_hold.max_steps = o.hold_steps;
+    return llama::LlamaEngine::Create(eo);
+  };
+  std::unique_ptr<llama::LlamaEngine> engine;
+  auto fresh_engine = [&](int max_active) -> bool {
+    engine.reset();  // one model and context in memory at a time
+    auto made = make_engine(max_active);
+    if (!made.ok()) {
+      std::fprintf(stderr, "bench-engine: %s\n", made.status().ToString().c_str());
+      return false;
+    }
+    engine = std::move(made).value();
+    return true;
+  };
   int seed = 0;
   // Random token ids, as llama-batched-bench prompts are (no tokenizer cost).
   const int n_vocab_guess = 1000;
@@ -205,6 +219,7 @@ int RunVersus(const BenchOptions& o) {
       req.lockstep = o.lockstep;
       requests.push_back(std::move(req));
     }
+    llama::LlamaEngine& e = *engine;
     const auto before = e.Counters();
     const auto t0 = std::chrono::steady_clock::now();
     auto futures = e.SubmitAll(std::move(requests));
@@ -226,8 +241,13 @@ int RunVersus(const BenchOptions& o) {
             after.decode_calls - before.decode_calls,
             after.loop_holds - before.loop_holds};
   };
-  run(1, 16, 2);  // warm-up, as llama-batched-bench does
-  auto nunchi_shape = [&](int parallel, int npp) { return run(parallel, npp, o.gen_tokens); };
+  auto nunchi_shape = [&](int parallel, int npp) -> Speeds {
+    if (!engine || !o.one_engine) {
+      if (!fresh_engine(o.one_engine ? max_npl : parallel)) return {-1, -1};
+      run(1, 16, 2);  // warm-up, as llama-batched-bench does
+    }
+    return run(parallel, npp, o.gen_tokens);
+  };
   std::map<std::pair<int, int>, std::vector<Speeds>> ours, theirs;
   // Paired per shape: the two engines measure the same shape back to back,
   // the order alternating by round and shape, so a slow minute on the shared
@@ -257,12 +277,12 @@ int RunVersus(const BenchOptions& o) {
                 "{\"part\":\"versus\",\"engine\":\"%s\",\"round\":%d,\"npp\":%d,\"npl\":%d,"
                 "\"ntg\":%d,\"threads\":%d,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f,"
                 "\"decode_ms_per_call\":%.2f,\"sample_ms_per_call\":%.3f,\"decode_calls\":%llu,"
-                "\"loop_holds\":%llu,\"kv_unified\":%s,\"lockstep\":%s}\n",
+                "\"loop_holds\":%llu,\"kv_unified\":%s,\"lockstep\":%s,\"one_engine\":%s}\n",
                 nunchi_turn ? "nunchi" : "llama-batched-bench", round, npp, got_npl, o.gen_tokens,
                 o.threads, sp.prefill, sp.decode, sp.decode_ms_per_call, sp.sample_ms_per_call,
                 static_cast<unsigned long long>(sp.decode_calls),
                 static_cast<unsigned long long>(sp.loop_holds), o.kv_unified ? "true" : "false",
-                o.lockstep ? "true" : "false");
+                o.lockstep ? "true" : "false", o.one_engine ? "true" : "false");
             std::fflush(stdout);
           }
         }
@@ -491,6 +511,9 @@ void AddBenchEngineCommand(CLI::App& app) {
   cmd->add_flag("--kv-unified", o->kv_unified,
                 "versus: one KV buffer for all sequences on both sides (llama-batched-bench -kvu) "
                 "instead of a stream per sequence");
+  cmd->add_flag("--one-engine", o->one_engine,
+                "versus: one engine (max_active = largest npl) for every measurement instead of "
+                "a fresh one per measurement, as each llama-batched-bench run is");
   cmd->add_flag("!--no-lockstep", o->lockstep,
                 "versus: let a sequence decode as soon as its own prompt is in, next to the "
                 "others' prefill (the engine's default for requests not marked lockstep)");
