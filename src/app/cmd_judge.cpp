@@ -4,6 +4,8 @@
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "app/commands.h"
 #include "app/judge_factory.h"
@@ -82,7 +84,21 @@ int RunEval(const std::vector<std::string>& data, const JudgeOptions& jo, bool j
       std::cerr << "nunchi eval: " << path << ": " << bundles.status().ToString() << "\n";
       return 1;
     }
-    files.emplace_back(path, judges::Evaluate((*chain)->judge(), *bundles));
+    // The set's injection annotation, when it has one, says which texts are
+    // injections; without it the detector's finds are listed instead.
+    std::optional<std::set<std::string>> injections;
+    if (std::ifstream ann(judges::InjectionAnnotationPath(path)); ann) {
+      auto ids = judges::ReadInjectionIds(ann, *bundles);
+      if (!ids.ok()) {
+        std::cerr << "nunchi eval: " << judges::InjectionAnnotationPath(path) << ": "
+                  << ids.status().ToString() << "\n";
+        return 1;
+      }
+      injections = std::move(ids).value();
+    }
+    files.emplace_back(path,
+                       judges::Evaluate((*chain)->judge(), *bundles, judges::kDataSetAnalyzedAtMs,
+                                        injections ? &*injections : nullptr));
   }
   judges::MultiEval m = judges::MakeMultiEval(std::move(files));
   if (!compare.empty()) {

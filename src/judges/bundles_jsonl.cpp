@@ -80,4 +80,31 @@ Result<std::vector<LabeledBundle>> ReadBundlesJsonl(std::istream& in, TimeMs ana
   return out;
 }
 
+Result<std::set<std::string>> ReadInjectionIds(std::istream& in,
+                                               const std::vector<LabeledBundle>& bundles) {
+  std::set<std::string> known;
+  for (const auto& b : bundles)
+    for (size_t i = 0; i < b.bundle.size(); ++i) known.insert(b.bundle.at(i).signal_id);
+  std::set<std::string> ids;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (!known.count(line))
+      return Status(ErrorCode::kInvalidArgument,
+                    "line " + std::to_string(n) + ": no signal " + line + " in the data file");
+    ids.insert(line);
+  }
+  return ids;
+}
+
+std::string InjectionAnnotationPath(const std::string& data_path) {
+  const std::string ext = ".jsonl";
+  const bool has_ext = data_path.size() > ext.size() &&
+                       data_path.compare(data_path.size() - ext.size(), ext.size(), ext) == 0;
+  return (has_ext ? data_path.substr(0, data_path.size() - ext.size()) : data_path) +
+         ".injections.txt";
+}
+
 }  // namespace nunchi::judges

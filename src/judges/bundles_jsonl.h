@@ -1,12 +1,14 @@
 // Reading post bundles in the data-set JSONL format of congestion-labels.md
 // (one bundle a line: bundle_id, spot, post, comments, each signal with
 // minutes_ago, text and an optional label) into the contract types. Used by
-// the evaluator, the build-time trainer and `nunchi judge --input`.
+// the evaluator, the build-time trainer and `nunchi judge --input`; and a
+// set's injection annotation (blind-N.injections.txt next to blind-N.jsonl).
 // Pure functions of their input; safe from any thread.
 #pragma once
 
 #include <istream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,5 +37,15 @@ inline constexpr TimeMs kDataSetAnalyzedAtMs = 1767268800000;
 // Reads every non-blank line. kInvalidArgument names the first bad line.
 Result<std::vector<LabeledBundle>> ReadBundlesJsonl(std::istream& in,
                                                     TimeMs analyzed_at = kDataSetAnalyzedAtMs);
+
+// An injection annotation: one signal id a line; blank lines and lines
+// starting with '#' are skipped. Every id must name a signal of `bundles`
+// (kInvalidArgument names the first that does not), so that a stale or
+// misplaced annotation cannot quietly count nothing.
+Result<std::set<std::string>> ReadInjectionIds(std::istream& in,
+                                               const std::vector<LabeledBundle>& bundles);
+
+// Where a data file's injection annotation lives: X.jsonl -> X.injections.txt.
+std::string InjectionAnnotationPath(const std::string& data_path);
 
 }  // namespace nunchi::judges

@@ -131,8 +131,10 @@ bool JointCorrect(const SignalLabel& label, const Judgment& j) {
   return lrel == jrel && (!lrel || j.level == label.level);
 }
 
-EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, TimeMs analyzed_at) {
+EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, TimeMs analyzed_at,
+                    const std::set<std::string>* annotated_injections) {
   EvalReport r;
+  r.injections_annotated = annotated_injections != nullptr;
   Rules rules;
   std::array<std::array<size_t, 2>, 2> rel_conf{};
   double seconds = 0;
@@ -174,7 +176,8 @@ EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, Tim
         if ((jrel ? j.cause : Cause::kNone) == l.cause) ++r.cause_correct_on_relevant;
       }
       if (j.judge == "prefilter" && lrel) ++r.prefilter_false_exclusions;
-      if (rules.LooksLikeInjection(ec.text)) {
+      if (annotated_injections ? annotated_injections->count(ec.signal_id) > 0
+                               : rules.LooksLikeInjection(ec.text)) {
         if (!jrel) ++r.injections_judged_irrelevant;
         r.injections.push_back(ec);
       }
@@ -193,6 +196,7 @@ EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles, Tim
 
 EvalReport PoolReports(const std::vector<EvalReport>& reports) {
   EvalReport p;
+  p.injections_annotated = !reports.empty();  // pooled: annotated when every file is
   for (const auto& r : reports) {
     p.bundles += r.bundles;
     p.signals += r.signals;
@@ -208,6 +212,7 @@ EvalReport PoolReports(const std::vector<EvalReport>& reports) {
     p.prefilter_false_exclusions += r.prefilter_false_exclusions;
     p.injections.insert(p.injections.end(), r.injections.begin(), r.injections.end());
     p.injections_judged_irrelevant += r.injections_judged_irrelevant;
+    p.injections_annotated = p.injections_annotated && r.injections_annotated;
     for (const auto& [who, n] : r.answered_by) p.answered_by[who] += n;
     p.seconds += r.seconds;
     p.judged_signals += r.judged_signals;
@@ -286,8 +291,9 @@ std::string EvalReportText(const EvalReport& r, size_t max_mistakes) {
   line("HIGH judged LOW         %zu", r.high_judged_low);
   line("prefilter removed %zu, false exclusions %zu", r.prefilter_removed,
        r.prefilter_false_exclusions);
-  line("injection-like texts %zu, judged IRRELEVANT %zu", r.injections.size(),
-       r.injections_judged_irrelevant);
+  line(r.injections_annotated ? "injection texts (annotated) %zu, judged IRRELEVANT %zu"
+                              : "injection-like texts (detector) %zu, judged IRRELEVANT %zu",
+       r.injections.size(), r.injections_judged_irrelevant);
   for (const auto& c : r.injections)
     s += "  " + c.signal_id + " -> " + Describe(c.judged) + " (" + c.judged.judge + "): " + c.text +
          "\n";
@@ -396,6 +402,7 @@ nlohmann::json ReportJson(const EvalReport& r, size_t max_mistakes) {
   j["prefilter_removed"] = r.prefilter_removed;
   j["prefilter_false_exclusions"] = r.prefilter_false_exclusions;
   j["injections_judged_irrelevant"] = r.injections_judged_irrelevant;
+  j["injections_annotated"] = r.injections_annotated;
   j["injections"] = json::array();
   for (const auto& c : r.injections) j["injections"].push_back(case_json(c));
   j["answered_by"] = r.answered_by;

@@ -14,6 +14,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,8 +68,13 @@ struct EvalReport {
   double cause_accuracy_on_relevant = 0;
   size_t prefilter_removed = 0;
   size_t prefilter_false_exclusions = 0;  // prefilter said IRRELEVANT, label RELEVANT
-  std::vector<EvalCase> injections;       // texts that look like instructions to the judge
+  // Injection texts: the annotated ones when the set has an annotation file
+  // (written by an annotator who has not seen the rules; injections_annotated),
+  // else those Rules::LooksLikeInjection finds, a figure that cannot show what
+  // the detector misses.
+  std::vector<EvalCase> injections;
   size_t injections_judged_irrelevant = 0;
+  bool injections_annotated = false;
   std::map<std::string, size_t> answered_by;  // Judgment.judge -> count
   double seconds = 0;
   size_t judged_signals = 0;  // labeled or not
@@ -81,8 +87,11 @@ struct EvalReport {
   CalibrationStats relevance_calibration, level_calibration, joint_calibration;
 };
 
+// annotated_injections: the signal ids of the set's injection texts, from
+// ReadInjectionIds (null: none annotated; the detector's finds are listed).
 EvalReport Evaluate(Judge& judge, const std::vector<LabeledBundle>& bundles,
-                    TimeMs analyzed_at = kDataSetAnalyzedAtMs);
+                    TimeMs analyzed_at = kDataSetAnalyzedAtMs,
+                    const std::set<std::string>* annotated_injections = nullptr);
 
 // Sums reports (of several files) into one, recomputing every ratio and calibration.
 EvalReport PoolReports(const std::vector<EvalReport>& reports);

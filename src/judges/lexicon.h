@@ -274,6 +274,13 @@ inline constexpr MarkerCue kMarkers[] = {
     {"ai는", Marker::kInjection}, {"ai에게", Marker::kInjection}, {"ai한테", Marker::kInjection},
     {"분석기", Marker::kInjection}, {"모델에게", Marker::kInjection}, {"무시하시고", Marker::kInjection},
     {"규칙을무시", Marker::kInjection}, {"forgetyour", Marker::kInjection}, {"youmustanswer", Marker::kInjection},
+    // Fourth round (blind-13, dialect): an order to the "AI" or by a self-named
+    // administrator, in words other than classify/output/answer.
+    {"인공지능아", Marker::kInjection}, {"인공지능은", Marker::kInjection},
+    {"인공지능한테", Marker::kInjection}, {"인공지능에게", Marker::kInjection},
+    {"시스템관리자", Marker::kInjection}, {"관리자다", Marker::kInjection}, {"관리자모드", Marker::kInjection},
+    {"관리자공지", Marker::kInjection}, {"혼잡도무조건", Marker::kInjection}, {"무조건보통", Marker::kInjection},
+    {"고적어라", Marker::kInjection}, {"라고적어", Marker::kInjection},
     {"http", Marker::kAd}, {"www.", Marker::kAd}, {".com", Marker::kAd}, {".kr", Marker::kAd},
     {".net", Marker::kAd}, {"bit.ly", Marker::kAd}, {"open.kakao", Marker::kAd},
     // The compact text drops '.', so links are matched without it too (third round).
