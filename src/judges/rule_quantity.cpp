@@ -211,6 +211,11 @@ bool WaitBefore(std::string_view t, size_t from, size_t to) {
 
 size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
   size_t q = p + 6;  // 시간
+  // Hours are counted in native numerals (한/두/세 시간): a lone Sino-Korean digit
+  // before 시간 is a word, "이 시간엔" (at this hour), "오 시간" a typo at most.
+  if (!n.digits && n.len == 3)
+    for (std::string_view sino : {"일", "이", "삼", "사", "오", "육", "칠", "팔", "구"})
+      if (At(t, pos, sino)) return 0;
   double hours = n.value, minutes = 0;
   bool range = n.range;
   if (At(t, q, "반")) {
@@ -403,6 +408,14 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   if (len == 0) return 0;
   out->len = len;
   out->info.level = WaitLevel(out->info.unit, out->info.amount);
+  // "한 20명", "20명 정도", "25명쯤": an estimate of 20-29 people is a crowd that is
+  // being sized up, not a long queue. The 22 written files (issue 13, fifth round) label
+  // it MEDIUM 13 of 13 (the generated file 9 of 9); written plainly or with "넘게", HIGH
+  // 15 of 22, so those keep WaitLevel's HIGH.
+  if (out->info.unit == WaitInfo::kPeople && out->info.amount >= 20 && out->info.amount < 30 &&
+      (t.substr(0, pos).ends_with("한") || At(t, pos + len, "정도") || At(t, pos + len, "쯤") ||
+       At(t, pos + len, "가량") || At(t, pos + len, "남짓")))
+    out->info.level = Level::kMedium;
   // "20분째 반도 못 옴": the wait so far, still going, is a lower bound. The 16 written files
   // label 20-24 minutes elapsed HIGH 24 times of 27 (the generated file MEDIUM 4 of 4).
   if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 20 && At(t, pos + len, "째"))

@@ -118,6 +118,23 @@ TEST(QuantityTest, BoundsFittedOnTheWrittenFiles) {
   EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 25), Level::kHigh);
 }
 
+// "이 시간엔" is "at this hour", not two hours (hours take native numerals).
+TEST(QuantityTest, ThisHourIsNotTwoHours) {
+  ExpectNoWait("평소 같으면 이 시간엔 계단까지 줄 서 있어서");
+  ExpectWait("두 시간 기다렸어요", WaitInfo::kMinutes, 120, Level::kHigh);
+  ExpectWait("한 시간 반 줄 섰음", WaitInfo::kMinutes, 90, Level::kHigh);
+}
+
+// An estimate of 20-29 people is MEDIUM; the same figure plain or "넘게" stays HIGH.
+TEST(QuantityTest, EstimatedTwentySomePeopleAreMedium) {
+  ExpectWait("앞에 한 20명 정도", WaitInfo::kPeople, 20, Level::kMedium);
+  ExpectWait("줄 25명쯤 서있어요", WaitInfo::kPeople, 25, Level::kMedium);
+  ExpectWait("지금 줄 한 20명? 잘 빠져요", WaitInfo::kPeople, 20, Level::kMedium);
+  ExpectWait("앞에 20명 넘게 서있는데", WaitInfo::kPeople, 20, Level::kHigh);
+  ExpectWait("매점 계산 줄 앞에 25명", WaitInfo::kPeople, 25, Level::kHigh);
+  ExpectWait("줄 30명 정도", WaitInfo::kPeople, 30, Level::kHigh);
+}
+
 TEST(QuantityTest, Approximations) {
   ExpectWait("대략 40분 정도 기다렸어요", WaitInfo::kMinutes, 40, Level::kHigh);
   ExpectWait("한 30분? 기다린 듯", WaitInfo::kMinutes, 30, Level::kHigh);  // 한 = about
