@@ -79,6 +79,9 @@ inline constexpr LevelCue kLevelCues[] = {
     // Fifth round (spent blind-13/14): cleared altogether, seats to spare. "좀 풀렸" stays
     // MEDIUM (풀렸 below); "다 풀렸/다 풀림" is LOW 2 of 2 in the written files, "꽤 남" 5 of 5.
     {"다풀렸", L, 1.3, M}, {"다풀림", L, 1.3, M}, {"꽤남", L, 1.2, M},
+    // Double negation: "대기 없는 데가 없음" is a wait everywhere (blind-16, spent).
+    {"없는데가없", H, 1.6, U}, {"없는곳이없", H, 1.6, U}, {"없는데없", H, 1.6, U},
+    {"아무도못타", H, 1.4, U}, {"아무도못탐", H, 1.4, U},
     // MEDIUM
     {"적당", M, 1.1, U}, {"보통", M, 0.8, U}, {"북적", M, 0.9, L}, {"약간붐", M, 1.2, L}, {"조금붐", M, 1.2, L},
     {"좀붐", M, 1.2, L}, {"살짝붐", M, 1.2, L}, {"약간북적", M, 1.2, L}, {"살짝북적", M, 1.2, L},

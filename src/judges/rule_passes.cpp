@@ -103,6 +103,21 @@ std::optional<RuleRow> InjectionPass(const RuleState& s) {
   return std::nullopt;
 }
 
+// A clause of at most eight syllables with no topic particle, no word for here or
+// the writer's own place, and no turn ("근데", "반면"): it has no subject of its own.
+static bool ContinuesTopic(const CompactText& c, size_t k) {
+  size_t from = 0;
+  while (from < c.text.size() && c.clause[from] != k) ++from;
+  size_t to = from;
+  while (to < c.text.size() && c.clause[to] == k) ++to;
+  std::string_view body(c.text.data() + from, to - from);
+  if (body.empty() || body.size() > 24) return false;
+  for (std::string_view w : {"은", "는", "여기", "이쪽", "저희", "우리", "근데", "반면", "대신",
+                             "그래도", "안에", "안쪽", "나머지", "입구", "저도", "나도", "222"})
+    if (body.find(w) != std::string_view::npos) return false;
+  return true;
+}
+
 void PlacePass(RuleState* s) {
   for (const auto& m : s->hits.markers) {
     if (m.clause >= s->nc) continue;
@@ -122,6 +137,12 @@ void PlacePass(RuleState* s) {
     if (k + 1 >= s->nc || !s->other[k]) continue;
     if (t.compare(i - 3, 3, "데") == 0 && (t.compare(i, 3, "만") == 0))
       s->other[k + 1] = 1, s->other_origin[k + 1] = s->other_origin[k];
+  }
+  // "법원 주차장은 지금 못 들어가요. 만차입니다.": a short clause right after one about
+  // another place, naming nothing of its own, goes on about that place.
+  for (size_t k = 0; k + 1 < s->nc; ++k) {
+    if (!s->other[k] || s->other[k + 1] || !ContinuesTopic(s->c, k + 1)) continue;
+    s->other[k + 1] = 1, s->other_origin[k + 1] = s->other_origin[k];
   }
 }
 

@@ -209,6 +209,22 @@ bool WaitBefore(std::string_view t, size_t from, size_t to) {
   return Near(t, from, to, {"대기", "웨이팅", "기다", "줄", "예상", "앞에"});
 }
 
+// "한 팀당 2~3분", "한 번호에 1분", "1인당 10분": the time per person, team or number
+// called is a rate, not the wait.
+bool PerUnitRate(std::string_view t, size_t pos) {
+  std::string_view lead = t.substr(0, pos);
+  // The second half of a range ("1~2분") belongs to the first.
+  while (!lead.empty() && ((lead.back() >= '0' && lead.back() <= '9') || lead.back() == '~' ||
+                           lead.back() == '-' || lead.back() == ' '))
+    lead.remove_suffix(1);
+  if (lead.ends_with("당")) return true;
+  if (!lead.ends_with("에")) return false;
+  lead.remove_suffix(3);
+  for (std::string_view unit : {"한팀", "한명", "한사람", "한번호", "한분", "한가족", "한대"})
+    if (lead.ends_with(unit)) return true;
+  return false;
+}
+
 size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
   size_t q = p + 6;  // 시간
   // Hours are counted in native numerals (한/두/세 시간): a lone Sino-Korean digit
@@ -233,6 +249,10 @@ size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* 
   // "3시간 전부터 줄 서 있어요": a wait counted from when it began.
   bool since = At(t, q, "전부터") && Near(t, q, q + 36, {"줄", "기다", "대기", "웨이팅", "서있"});
   if (!since && (At(t, q, "전") || At(t, q, "뒤") || At(t, q, "후"))) return 0;
+  // "2시간 넣음", "1시간 결제했어요", "3시간 끊었음": time bought (a karaoke room, a
+  // study café), not a wait.
+  if (At(t, q, "넣") || At(t, q, "결제") || At(t, q, "끊") || At(t, q, "충전")) return 0;
+  if (PerUnitRate(t, pos)) return 0;
   if (Near(t, before_lo, pos, {"걸어서", "차로", "운전", "비행", "배타고"})) return 0;
   if (At(t, q, "거리") || At(t, q, "마다") || At(t, q, "씩") || At(t, q, "동안운") ||
       At(t, q, "정도전") || At(t, q, "쯤전") || At(t, q, "남") || At(t, q, "정도남") ||
@@ -260,6 +280,7 @@ size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure
     // "세분" is three people, "이분" this person: Korean numerals need clear context.
     if (!Near(t, q, q + 12, {"째", "기다", "대기", "컷", "만에"})) return 0;
   }
+  if (PerUnitRate(t, pos)) return 0;
   // "30분에 입장", "30분부터 입장": a clock time (or the minute of one).
   if ((At(t, q, "에") || At(t, q, "부터")) &&
       Near(t, q, q + 15, {"도착", "입장", "오픈", "시작", "출발", "공연", "만나"}))
@@ -369,7 +390,8 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.unit = WaitInfo::kMinutes;
     out->info.amount = n.value * 20;
     len = p + 6 - pos;
-  } else if (At(t, p, "팀") && !n.few) {
+  } else if (At(t, p, "팀") && !n.few && !At(t, p + 3, "당") && !At(t, p + 3, "마다")) {
+    // ("한 팀당 2분", "팀마다": per team, a rate, not a queue of teams.)
     out->info.unit = WaitInfo::kTeams;
     out->info.amount = n.value;
     len = p + 3 - pos;

@@ -118,6 +118,15 @@ TEST(QuantityTest, BoundsFittedOnTheWrittenFiles) {
   EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 25), Level::kHigh);
 }
 
+// The time per team or number called is a rate; hours bought are no wait.
+TEST(QuantityTest, RatesAndBoughtTimeAreNoWait) {
+  ExpectNoWait("지금 106번 한 번호에 1분은 걸리는 듯");
+  ExpectNoWait("한 팀당 1~2분 정도?");
+  ExpectNoWait("바로 방들어옴ㅋㅋ 2시간 넣음");
+  ExpectWait("한 시간 기다렸어요", WaitInfo::kMinutes, 60, Level::kHigh);
+  ExpectWait("한 10분 기다림", WaitInfo::kMinutes, 10, Level::kMedium);
+}
+
 // "이 시간엔" is "at this hour", not two hours (hours take native numerals).
 TEST(QuantityTest, ThisHourIsNotTwoHours) {
   ExpectNoWait("평소 같으면 이 시간엔 계단까지 줄 서 있어서");

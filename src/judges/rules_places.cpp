@@ -81,7 +81,15 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       "약국", "부스", "전망대", "잔디밭", "등산로", "산책로", "발급기", "승차홈", "국수집",
       "식당가", "푸드코트", "주차장", "캐빈", "키오스크",
       // Third round (blind-4..6): shops, stairs and tills named as the other place.
-      "숍", "샵", "계단", "계산대"};
+      "숍", "샵", "계단", "계산대",
+      // Fifth round (spent blind-16..18): windows and departments of an office or a
+      // hospital, rooms, pools, slopes and resorts named as the other place.
+      "창구", "검진실", "접종실", "외과", "내과", "약제과", "원무과", "소아과", "치과", "전시장",
+      "전시실", "풀", "탕", "슬로프", "리조트", "스키장", "구이터", "놀이터"};
+  // Kinds that are as often a part of the spot as another place ("예약 창구" of a rental
+  // shop, "큰 풀" of a water park): another one only when the spot is itself one of that
+  // kind ("일반 창구는" when the spot is the 경로 우대 창구).
+  static constexpr std::string_view kPartKinds[] = {"창구", "풀", "탕", "검진실", "접종실"};
   static constexpr std::string_view kLeading[] = {"지금", "현재", "방금", "오늘", "여기",  "근데",
                                                   "진짜", "완전", "저희", "우리", "그리고"};
   // Walk the topic particles (은/는, "도" of "1층 약국도 …", and "…인데" saying where the
@@ -92,9 +100,14 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
     if (At(t, q, "는") && At(t, q + 3, "데")) continue;  // 는데/은데: a connective
     if (At(t, q, "은") && At(t, q + 3, "데")) continue;
     size_t end = q;
-    if (end >= 3 && t.substr(end - 3, 3) == "쪽") end -= 3;
+    // "결핵검진실 앞에는", "정형외과 앞은", "3층 쪽은": the place before its side.
+    if (At(t, q, "는") && end >= 3 && t.substr(end - 3, 3) == "에") end -= 3;
+    if (end >= 3 && (t.substr(end - 3, 3) == "쪽" || t.substr(end - 3, 3) == "앞")) end -= 3;
     for (auto kind : kKinds) {
       if (end < kind.size() || t.substr(end - kind.size(), kind.size()) != kind) continue;
+      if (std::find(std::begin(kPartKinds), std::end(kPartKinds), kind) != std::end(kPartKinds) &&
+          spot->find(kind) == std::string::npos)
+        break;
       size_t p = end - kind.size();
       // The modifier: syllables before the kind in the same clause, at most four.
       size_t start = p;
