@@ -82,6 +82,10 @@ inline constexpr LevelCue kLevelCues[] = {
     // Double negation: "대기 없는 데가 없음" is a wait everywhere (blind-16, spent).
     {"없는데가없", H, 1.6, U}, {"없는곳이없", H, 1.6, U}, {"없는데없", H, 1.6, U},
     {"아무도못타", H, 1.4, U}, {"아무도못탐", H, 1.4, U},
+    // Sixth round (spent blind-19..21; counts over the 28 written files and those three):
+    // walked in (LOW 12 of 12), "busy but not pushing" (MEDIUM 3 of 3), "rather many".
+    {"걸어들어", L, 1.3, M}, {"그냥걸어", L, 1.3, M}, {"걍걸어", L, 1.3, M},
+    {"밀리진않", M, 1.4, U}, {"많은편", M, 1.1, U},
     // MEDIUM
     {"적당", M, 1.1, U}, {"보통", M, 0.8, U}, {"북적", M, 0.9, L}, {"약간붐", M, 1.2, L}, {"조금붐", M, 1.2, L},
     {"좀붐", M, 1.2, L}, {"살짝붐", M, 1.2, L}, {"약간북적", M, 1.2, L}, {"살짝북적", M, 1.2, L},
