@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tsan.sh [GTEST_FILTER] — ThreadSanitizer over the threaded tests: builds
 # build-tsan/ (GCC -fsanitize=thread, no llama, no extraction layer) and runs
-# service_test, http_test and the black-box suites that use the default judge
+# service_test, http_test, judges_test's cascade tests (the waited and deferred
+# escalations run on the LLM's threads), and the black-box suites that use the default judge
 # (blackbox_test = contract + bad_input, hostile_test) against a TSan build of
 # the `nunchi` binary itself. Every process (the tests and each server they
 # start) writes its reports to build-tsan/tsan-logs/; the script prints each
@@ -26,15 +27,20 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     { cat "$build.configure.log"; exit 1; }
 fi
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-cmake --build "$build" -j "${JOBS:-2}" --target service_test http_test nunchi blackbox_test hostile_test
+cmake --build "$build" -j "${JOBS:-2}" --target service_test http_test judges_test nunchi blackbox_test \
+  hostile_test
 logs="$build/tsan-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
 export TSAN_OPTIONS="log_path=$logs/tsan second_deadlock_stack=1 halt_on_error=0 ${TSAN_OPTIONS:-}"
 failed=()
-for t in src/service/service_test src/http/http_test tests/blackbox_test tests/hostile_test; do
+for t in src/service/service_test src/http/http_test src/judges/judges_test tests/blackbox_test \
+  tests/hostile_test; do
   echo "== tsan: $t"
-  if ! "$build/$t" --gtest_filter="$filter" >"$logs/$(basename "$t").out" 2>&1; then
+  f=$filter
+  # judges_test: its threaded tests are the cascade's; the rest are single-threaded.
+  if [ "$t" = src/judges/judges_test ] && [ "$filter" = "*" ]; then f='Cascade*'; fi
+  if ! "$build/$t" --gtest_filter="$f" >"$logs/$(basename "$t").out" 2>&1; then
     failed+=("$(basename "$t")")
   fi
   grep -E "^\[  (PASSED|FAILED) |tests? ran" "$logs/$(basename "$t").out" || true
