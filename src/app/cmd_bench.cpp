@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -101,6 +102,15 @@ void AddBenchCommand(CLI::App& app) {
                   "(adds serve --bundles-per-call N; needs --model in --server-args)")
       ->delimiter(',')
       ->check(CLI::Range(1, 26));
+  cmd->add_option("--sweep-route", a.sweep_route,
+                  "cascade,llama+default,default: the judge route of the managed server per point "
+                  "(adds serve --route R; '+' stands for ',' inside a route), with each point's "
+                  "P95 against the first's")
+      ->delimiter(',')
+      ->transform([](std::string r) {
+        std::replace(r.begin(), r.end(), '+', ',');
+        return r;
+      });
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
   bench::CompareArgs& ca = f->compare_args;
   cmd->add_option("--compare", f->compare,
@@ -117,11 +127,13 @@ void AddBenchCommand(CLI::App& app) {
                   "~/.cache/nunchi/llama-*/bin/llama-server)");
   // Bundle affinity over several llama-servers (issue 17).
   bench::ModelServersArgs& ms = f->model_servers;
-  CLI::Option* ms_opt = cmd->add_option("--model-servers", ms.servers,
-                  "Measure the remote pool: for each count N, e.g. 1,2,4, start N llama-servers on "
-                  "--model and run with --remote-affinity on and off, interleaved")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 64));
+  CLI::Option* ms_opt =
+      cmd->add_option(
+             "--model-servers", ms.servers,
+             "Measure the remote pool: for each count N, e.g. 1,2,4, start N llama-servers on "
+             "--model and run with --remote-affinity on and off, interleaved")
+          ->delimiter(',')
+          ->check(CLI::Range(1, 64));
   cmd->add_option("--affinity", ms.affinity, "--model-servers: settings to interleave")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}))

@@ -62,6 +62,7 @@ struct Point {
   int bundle_cap = 0;
   std::string prefix_reuse;  // "on", "off"; empty: as given
   int bundles_per_call = 0;  // 0: as given
+  std::string route;         // serve --route; empty: as given
 };
 
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
@@ -186,23 +187,32 @@ int RunBenchCommand(BenchArgs args) {
   std::vector<int> cs = args.sweep_concurrency, caps = args.sweep_bundle_cap;
   std::vector<std::string> reuses = args.sweep_prefix_reuse;
   std::vector<int> bpcs = args.sweep_bundles_per_call;
-  const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty();
+  std::vector<std::string> routes = args.sweep_route;
+  const bool sweep =
+      !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty() || !routes.empty();
   if (cs.empty()) cs.push_back(0);
   if (caps.empty()) caps.push_back(0);
   if (reuses.empty()) reuses.push_back("");
   if (bpcs.empty()) bpcs.push_back(0);
+  if (routes.empty()) routes.push_back("");
   for (int c : cs)
     for (int cap : caps)
       for (const std::string& reuse : reuses)
-        for (int bpc : bpcs) {
-          std::string label;
-          auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
-          if (c > 0) add("c" + std::to_string(c));
-          if (cap > 0) add("cap" + std::to_string(cap));
-          if (!reuse.empty()) add("reuse-" + reuse);
-          if (bpc > 0) add("bpc" + std::to_string(bpc));
-          points.push_back({label, c, cap, reuse, bpc});
-        }
+        for (int bpc : bpcs)
+          for (const std::string& route : routes) {
+            std::string label;
+            auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
+            if (c > 0) add("c" + std::to_string(c));
+            if (cap > 0) add("cap" + std::to_string(cap));
+            if (!reuse.empty()) add("reuse-" + reuse);
+            if (bpc > 0) add("bpc" + std::to_string(bpc));
+            if (!route.empty()) {
+              std::string name = route;  // "llama,default" -> "route-llama+default"
+              std::replace(name.begin(), name.end(), ',', '+');
+              add("route-" + name);
+            }
+            points.push_back({label, c, cap, reuse, bpc, route});
+          }
   std::vector<SweepPoint> done;
   int rc = 0;
   int run_no = 0;
@@ -236,6 +246,16 @@ int RunBenchCommand(BenchArgs args) {
       } else {
         std::fprintf(stderr, "nunchi bench: bundles per call %d is recorded, not set\n",
                      p.bundles_per_call);
+      }
+    }
+    if (!p.route.empty()) {
+      // The judge route of the managed server: `serve --route R`.
+      cond.route = p.route;
+      if (!run.naive && run.target.empty()) {
+        run.server_args.push_back("--route");
+        run.server_args.push_back(p.route);
+      } else {
+        std::fprintf(stderr, "nunchi bench: route %s is recorded, not set\n", p.route.c_str());
       }
     }
     if (p.bundle_cap > 0) {
@@ -277,6 +297,12 @@ int RunBenchCommand(BenchArgs args) {
     }
     std::printf("sweep: %zu points -> %s/sweep.csv, %s/sweep.html\n", done.size(),
                 args.out_dir.c_str(), args.out_dir.c_str());
+    // Routes measured in one invocation: each point's latency against the first's.
+    if (!args.sweep_route.empty() && !done.empty() && done.front().summary.p95 > 0)
+      for (const SweepPoint& d : done)
+        std::printf("route ratio %s / %s: P95 %.2f s / %.2f s = %.2fx\n", d.label.c_str(),
+                    done.front().label.c_str(), d.summary.p95, done.front().summary.p95,
+                    d.summary.p95 / done.front().summary.p95);
   }
   return rc;
 }

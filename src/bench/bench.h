@@ -1,7 +1,7 @@
 // The `nunchi bench` driver: runs a load once or as a sweep (concurrency,
-// bundle cap, prefix reuse on/off, bundles per model call), records the execution conditions and
-// the model's identity, and writes results.json, cycles.csv and report.html per run (and sweep.csv
-// for sweeps) into the output directory.
+// bundle cap, prefix reuse on/off, bundles per model call, judge route), records the execution
+// conditions and the model's identity, and writes results.json, cycles.csv and report.html per run
+// (and sweep.csv for sweeps) into the output directory.
 //
 // Thread-safety: one call at a time; blocks until every run is over.
 #pragma once
@@ -22,6 +22,7 @@ struct BenchArgs {
   std::vector<int> sweep_bundle_cap;            // empty: no sweep
   std::vector<std::string> sweep_prefix_reuse;  // "on", "off"; empty: no sweep
   std::vector<int> sweep_bundles_per_call;      // batch prompting; empty: no sweep
+  std::vector<std::string> sweep_route;         // serve --route per point; empty: no sweep
 };
 
 // Returns the process exit code (0 when every run finished).

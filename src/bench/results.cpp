@@ -101,8 +101,8 @@ std::string CascadeText(const CascadeFigures& f) {
                 "escalated %.0f of %.0f (%.1f %%), LLM in time %.0f (%.1f %%), kept cheap for "
                 "time %.0f (deferred %.0f), late %.0f",
                 f.escalated, f.targets, 100 * std::max(0.0, f.escalation_share()), f.llm_in_time,
-                100 * std::max(0.0, f.in_time_share()), f.kept_for_time,
-                std::max(0.0, f.deferred), f.late);
+                100 * std::max(0.0, f.in_time_share()), f.kept_for_time, std::max(0.0, f.deferred),
+                f.late);
   return buf;
 }
 
@@ -219,6 +219,7 @@ nlohmann::json ConditionsJson(const Conditions& c) {
           {"output_token_cap_note", c.output_token_cap_note},
           {"prefix_reuse", c.prefix_reuse},
           {"bundles_per_call", c.bundles_per_call},
+          {"route", c.route},
           {"model_file", c.model_file},
           {"model_hash_fnv1a64", c.model_hash},
           {"model_bytes", c.model_bytes},

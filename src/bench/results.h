@@ -28,6 +28,7 @@ struct Conditions {
   std::string output_token_cap_note;  // how the cap applies, e.g. "48 per signal (max_tokens)"
   std::string prefix_reuse = "n/a";   // on | off | n/a
   int bundles_per_call = 0;           // batch prompting in nunchi's LLM judge (0: n/a or 1)
+  std::string route;                  // serve --route of a managed server ("": its default)
   std::string model_file;             // path as given
   std::string model_hash;             // FNV-1a 64 of the file, hex
   long long model_bytes = 0;

@@ -38,7 +38,7 @@ std::string SweepCsv(const LoadSpec& load, const std::vector<SweepPoint>& points
   std::ostringstream os;
   os << "label,load,concurrency,bundle_cap,prefix_reuse,bundles_per_call,cycles,requests,p50_s,"
         "p95_s,p99_s,max_s,deadline_misses,spots_ok,spots_failed,backlog_grows,tokens_prefilled,"
-        "tokens_generated,prefix_tokens_reused,model_share,judged_by\n";
+        "tokens_generated,prefix_tokens_reused,model_share,judged_by,route\n";
   for (const SweepPoint& p : points) {
     const Summary& s = p.summary;
     const double share = ModelShare(s);
@@ -50,7 +50,7 @@ std::string SweepCsv(const LoadSpec& load, const std::vector<SweepPoint>& points
        << (s.backlog_known ? (s.backlog_grows ? "true" : "false") : "unknown") << ','
        << Count(s.tokens_prefilled) << ',' << Count(s.tokens_generated) << ','
        << Count(s.tokens_reused) << ',' << (share < 0 ? "n/a" : F(share, 3)) << ','
-       << CsvField(JudgedByText(s)) << '\n';
+       << CsvField(JudgedByText(s)) << ',' << CsvField(p.conditions.route) << '\n';
   }
   return os.str();
 }

@@ -58,5 +58,41 @@ TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
   fs::remove(out + ".stderr");
 }
 
+// Routes in one invocation: each point runs its own server with serve --route R,
+// records it, and is put against the first point.
+TEST(BenchSweep, RoutesRunInOneInvocationWithRatios) {
+  const std::string out =
+      (fs::temp_directory_path() / ("nunchi-bench-routes-" + std::to_string(getpid()))).string();
+  fs::remove_all(out);
+  const std::string cmd = std::string(NUNCHI_BINARY) +
+                          " bench --load '" NUNCHI_LOADS_DIR
+                          "/peak.toml' --cycles 2 --interval 0.05 --seed 3 "
+                          "--sweep-route auto,default --no-progress --out '" +
+                          out + "' >'" + out + ".stdout' 2>'" + out + ".stderr'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << Read(out + ".stdout") << Read(out + ".stderr");
+  std::istringstream csv(Read(out + "/sweep.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_TRUE(header.ends_with(",route")) << header;
+  std::vector<std::string> labels, routes;
+  while (std::getline(csv, line)) {
+    labels.push_back(line.substr(0, line.find(',')));
+    routes.push_back(line.substr(line.rfind(',') + 1));
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{"route-auto", "route-default"}));
+  EXPECT_EQ(routes, (std::vector<std::string>{"auto", "default"}));
+  for (const char* route : {"auto", "default"}) {
+    auto r = nlohmann::json::parse(Read(out + "/route-" + route + "/results.json"));
+    EXPECT_EQ(r["conditions"]["route"], route);
+    EXPECT_NE(r["conditions"]["server_args"].dump().find(route), std::string::npos);
+  }
+  const std::string stdout_text = Read(out + ".stdout");
+  EXPECT_NE(stdout_text.find("route ratio route-default / route-auto: P95"), std::string::npos)
+      << stdout_text;
+  fs::remove_all(out);
+  fs::remove(out + ".stdout");
+  fs::remove(out + ".stderr");
+}
+
 }  // namespace
 }  // namespace nunchi::bench
