@@ -87,11 +87,11 @@ int RunEval(const std::vector<std::string>& data, const JudgeOptions& jo, bool j
     // The set's injection annotation, when it has one, says which texts are
     // injections; without it the detector's finds are listed instead.
     std::optional<std::set<std::string>> injections;
-    if (std::ifstream ann(judges::InjectionAnnotationPath(path)); ann) {
+    const std::string annotation = judges::InjectionAnnotationPath(path);
+    if (std::ifstream ann(annotation); ann) {
       auto ids = judges::ReadInjectionIds(ann, *bundles);
       if (!ids.ok()) {
-        std::cerr << "nunchi eval: " << judges::InjectionAnnotationPath(path) << ": "
-                  << ids.status().ToString() << "\n";
+        std::cerr << "nunchi eval: " << annotation << ": " << ids.status().ToString() << "\n";
         return 1;
       }
       injections = std::move(ids).value();

@@ -21,17 +21,31 @@ namespace fs = std::filesystem;
 
 using test_files::Read;
 
-TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
+// Runs `nunchi bench` on 2 cycles of the peak load with the sweep flags into
+// a fresh folder named after `name`; returns its path (stdout and stderr beside it).
+std::string RunSweep(const std::string& name, const std::string& sweep_flags) {
   const std::string out =
-      (fs::temp_directory_path() / ("nunchi-bench-sweep-" + std::to_string(getpid()))).string();
+      (fs::temp_directory_path() / (name + "-" + std::to_string(getpid()))).string();
   fs::remove_all(out);
   const std::string cmd = std::string(NUNCHI_BINARY) +
                           " bench --load '" NUNCHI_LOADS_DIR
-                          "/peak.toml' --cycles 2 --interval 0.05 --seed 3 "
-                          "--sweep-bundle-cap 8,20 --sweep-prefix-reuse on,off --no-progress "
-                          "--out '" +
-                          out + "' >'" + out + ".stdout' 2>'" + out + ".stderr'";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << Read(out + ".stdout") << Read(out + ".stderr");
+                          "/peak.toml' --cycles 2 --interval 0.05 --seed 3 " +
+                          sweep_flags + " --no-progress --out '" + out + "' >'" + out +
+                          ".stdout' 2>'" + out + ".stderr'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << Read(out + ".stdout") << Read(out + ".stderr");
+  return out;
+}
+
+void RemoveSweep(const std::string& out) {
+  fs::remove_all(out);
+  fs::remove(out + ".stdout");
+  fs::remove(out + ".stderr");
+}
+
+TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
+  const std::string out =
+      RunSweep("nunchi-bench-sweep", "--sweep-bundle-cap 8,20 --sweep-prefix-reuse on,off");
+  ASSERT_FALSE(HasFailure());
 
   std::istringstream csv(Read(out + "/sweep.csv"));
   std::string header, line;
@@ -53,23 +67,14 @@ TEST(BenchSweep, BundleCapTimesPrefixReuseRunsEveryPoint) {
               label.ends_with("reuse-on") ? std::string("on") : std::string("off"))
         << label;
   }
-  fs::remove_all(out);
-  fs::remove(out + ".stdout");
-  fs::remove(out + ".stderr");
+  RemoveSweep(out);
 }
 
 // Routes in one invocation: each point runs its own server with serve --route R,
 // records it, and is put against the first point.
 TEST(BenchSweep, RoutesRunInOneInvocationWithRatios) {
-  const std::string out =
-      (fs::temp_directory_path() / ("nunchi-bench-routes-" + std::to_string(getpid()))).string();
-  fs::remove_all(out);
-  const std::string cmd = std::string(NUNCHI_BINARY) +
-                          " bench --load '" NUNCHI_LOADS_DIR
-                          "/peak.toml' --cycles 2 --interval 0.05 --seed 3 "
-                          "--sweep-route auto,default --no-progress --out '" +
-                          out + "' >'" + out + ".stdout' 2>'" + out + ".stderr'";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << Read(out + ".stdout") << Read(out + ".stderr");
+  const std::string out = RunSweep("nunchi-bench-routes", "--sweep-route auto,default");
+  ASSERT_FALSE(HasFailure());
   std::istringstream csv(Read(out + "/sweep.csv"));
   std::string header, line;
   std::getline(csv, header);
@@ -89,9 +94,7 @@ TEST(BenchSweep, RoutesRunInOneInvocationWithRatios) {
   const std::string stdout_text = Read(out + ".stdout");
   EXPECT_NE(stdout_text.find("route ratio route-default / route-auto: P95"), std::string::npos)
       << stdout_text;
-  fs::remove_all(out);
-  fs::remove(out + ".stdout");
-  fs::remove(out + ".stderr");
+  RemoveSweep(out);
 }
 
 }  // namespace

@@ -52,6 +52,26 @@ int CauseRank(const lex::CauseCue& cue) {
   return 1;
 }
 
+// The compact text of clause k.
+std::string_view ClauseBody(const CompactText& c, size_t k) {
+  size_t from = 0;
+  while (from < c.text.size() && c.clause[from] != k) ++from;
+  size_t to = from;
+  while (to < c.text.size() && c.clause[to] == k) ++to;
+  return std::string_view(c.text.data() + from, to - from);
+}
+
+// A clause of at most eight syllables with no topic particle, no word for here or
+// the writer's own place, and no turn ("근데", "반면"): it has no subject of its own.
+bool ContinuesTopic(const CompactText& c, size_t k) {
+  std::string_view body = ClauseBody(c, k);
+  if (body.empty() || body.size() > 24) return false;
+  for (std::string_view w : {"은", "는", "여기", "이쪽", "저희", "우리", "근데", "반면", "대신",
+                             "그래도", "안에", "안쪽", "나머지", "입구", "저도", "나도", "222"})
+    if (body.find(w) != std::string_view::npos) return false;
+  return true;
+}
+
 }  // namespace
 
 const lex::CauseCue* PickCause(const std::vector<CauseHit>& hits, const std::vector<char>* dropped,
@@ -101,21 +121,6 @@ std::optional<RuleRow> InjectionPass(const RuleState& s) {
   if (s.Has(Marker::kAd)) return RuleRow::kAdvert;
   if (OnlyJamoOrSymbols(s.c.text)) return RuleRow::kSymbols;
   return std::nullopt;
-}
-
-// A clause of at most eight syllables with no topic particle, no word for here or
-// the writer's own place, and no turn ("근데", "반면"): it has no subject of its own.
-static bool ContinuesTopic(const CompactText& c, size_t k) {
-  size_t from = 0;
-  while (from < c.text.size() && c.clause[from] != k) ++from;
-  size_t to = from;
-  while (to < c.text.size() && c.clause[to] == k) ++to;
-  std::string_view body(c.text.data() + from, to - from);
-  if (body.empty() || body.size() > 24) return false;
-  for (std::string_view w : {"은", "는", "여기", "이쪽", "저희", "우리", "근데", "반면", "대신",
-                             "그래도", "안에", "안쪽", "나머지", "입구", "저도", "나도", "222"})
-    if (body.find(w) != std::string_view::npos) return false;
-  return true;
 }
 
 void PlacePass(RuleState* s) {
@@ -227,11 +232,7 @@ void QuestionPass(RuleState* s) {
   // "아닌데? 4층은 지금 자리 꽤 남음": a rebuttal opening a reply asks nothing.
   for (size_t k = 0; k + 1 < s->nc; ++k) {
     if (!s->question[k]) continue;
-    size_t a = 0;
-    while (a < s->c.text.size() && s->c.clause[a] != k) ++a;
-    size_t b = a;
-    while (b < s->c.text.size() && s->c.clause[b] == k) ++b;
-    std::string_view body(s->c.text.data() + a, b - a);
+    std::string_view body = ClauseBody(s->c, k);
     if (body == "아닌데" || body == "아닌데요" || body == "아니던데" || body == "아니던데요")
       s->question[k] = 0;
   }
