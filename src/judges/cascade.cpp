@@ -175,6 +175,9 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
                            : task.deadline + options_.late_grace;
   call->on_late = task.on_late;
   call->abandoned = deferred;  // nobody waits: the answers go to on_late
+  // On the engine a deferred call yields to every call somebody waits for,
+  // also to one that arrives while it runs.
+  call->sub.priority = deferred ? kDeferredPriority : task.priority;
   stats_.calls.fetch_add(1);
   {
     std::lock_guard lock(mu_);

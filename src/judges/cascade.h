@@ -23,9 +23,10 @@
 // finish within wait_headroom of the wait is escalated and waited for; one
 // that does not is kept cheap (kept_time) and, if it can still finish before
 // the task deadline, deferred: sent in a second call nobody waits for, which
-// starts once no waited call is on the engine and whose answers replace the
-// cheap ones in the store through task.on_late (so the estimate keeps
-// learning even when nothing fits in the wait). Without a cap the budget is
+// starts once no waited call is on the engine, runs at kDeferredPriority (so
+// that a waited call arriving later holds it back on the engine) and whose
+// answers replace the cheap ones in the store through task.on_late (so the
+// estimate keeps learning even when nothing fits in the wait). Without a cap the budget is
 // the task deadline.
 //
 // Threading: JudgeBundle may be called from many threads at once. Each
@@ -83,6 +84,10 @@ struct CascadeOptions {
   bool defer_beyond_wait = true;
   size_t max_inflight_calls = 64;
 };
+
+// The engine priority (JudgeTask::priority) of a deferred call: under every
+// call somebody waits for, which keeps the task's (default 0).
+inline constexpr int kDeferredPriority = -1;
 
 // Lock-free counters; read them for /metrics.
 struct CascadeStats {

@@ -49,6 +49,7 @@ class FakeLlm : public Judge {
   bool ready = true;
   std::mutex mu;
   std::vector<std::vector<size_t>> asked;
+  std::vector<int> priorities;  // JudgeTask::priority of each call
   std::string_view name() const override { return "llm"; }
   bool Ready() const override { return ready; }
   bool failed_for_good = false;
@@ -57,6 +58,7 @@ class FakeLlm : public Judge {
     {
       std::lock_guard lock(mu);
       asked.push_back(task.targets);
+      priorities.push_back(task.priority);
       gate_cv.notify_all();  // WaitForCalls
     }
     std::this_thread::sleep_for(delay);
@@ -319,6 +321,9 @@ TEST(Cascade, TheWaitedCallTakesWhatFitsTheWaitsHeadroomAndTheDeferredOneWaitsFo
     std::lock_guard lock(llm.mu);
     EXPECT_EQ(llm.asked[0], (std::vector<size_t>{0}));
     EXPECT_EQ(llm.asked[1], (std::vector<size_t>{1}));
+    // On the engine the deferred call yields to any call somebody waits for.
+    EXPECT_EQ(llm.priorities[0], 0);
+    EXPECT_EQ(llm.priorities[1], kDeferredPriority);
   }
   EXPECT_EQ(sink.WaitFor(1).size(), 1u);
   EXPECT_EQ(cascade.stats().escalated.load(), 1u);

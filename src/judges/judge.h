@@ -33,6 +33,10 @@ struct JudgeTask {
   TimeMs analyzed_at = 0;
   Deadline deadline = Deadline::max();
   std::string request_id;
+  // Engine priority of the LLM work for this task (llm::EngineRequest::
+  // priority): the cascade sends what nobody waits for (deferred) below the
+  // default, so that a call somebody waits for is never slowed down by it.
+  int priority = 0;
   // W3C traceparent of the HTTP request (domain/trace_context.h): remote
   // model calls send a child of it. "" when there is none.
   std::string traceparent;

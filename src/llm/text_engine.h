@@ -57,7 +57,9 @@ struct EngineRequest {
   bool retry_on_loop = true;
   EngineClock::time_point deadline = EngineClock::time_point::max();
   // Admission order: a higher priority is admitted first; equal priorities
-  // go earliest deadline first.
+  // go earliest deadline first. An engine that decodes several requests at
+  // once decodes no request while one of a higher priority has work: the
+  // lower one keeps its state and resumes when the higher ones are done.
   int priority = 0;
   // SubmitAll only: this request starts decoding once every lockstep request
   // of the same SubmitAll call that the engine has admitted has decoded its

@@ -4,6 +4,7 @@
 // loops, and finish into the prefix cache.
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "engines/llama/engine.h"
 #include "engines/llama/engine_internal.h"
@@ -223,12 +224,21 @@ bool LlamaEngine::Step() {
   for (const auto& s : st.slots) {
     if (s->prefilling && s->job->group != 0) prefilling_groups.push_back(s->job->group);
   }
+  // A sequence yields to any of a higher priority that has work: it keeps
+  // its state and resumes when they are done (EngineRequest::priority).
+  int top_priority = std::numeric_limits<int>::min();
+  for (size_t i = 0; i < st.slots.size(); ++i) {
+    const Slot& s = *st.slots[i];
+    if (!s.pending.empty() && !hold[i])
+      top_priority = std::max(top_priority, s.job->request.priority);
+  }
   std::vector<bool> wait(st.slots.size(), false);
   for (size_t i = 0; i < st.slots.size(); ++i) {
     const Slot& s = *st.slots[i];
-    wait[i] = !s.prefilling && s.job->group != 0 &&
-              std::find(prefilling_groups.begin(), prefilling_groups.end(), s.job->group) !=
-                  prefilling_groups.end();
+    wait[i] = s.job->request.priority < top_priority ||
+              (!s.prefilling && s.job->group != 0 &&
+               std::find(prefilling_groups.begin(), prefilling_groups.end(), s.job->group) !=
+                   prefilling_groups.end());
   }
   // The batch budget goes by deadline; the tokens go in by sequence id, so
   // that llama.cpp decodes the streams of consecutive ids in one pass.

@@ -357,6 +357,41 @@ TEST(LlamaEngine, LockstepRequestsDecodeOnlyOnceEveryPromptOfTheirCallIsIn) {
   }
 }
 
+// A request of a lower priority yields the batch to one of a higher priority
+// that has work, even with the earlier deadline (which alone gets the batch
+// budget first), and resumes once it is done.
+TEST(LlamaEngine, ALowerPriorityRequestYieldsToAHigherOne) {
+  for (const int low : {0, -1}) {
+    EngineOptions o = TinyEngineOptions();
+    o.n_batch = 16;  // each prompt takes several steps
+    o.max_active = 2;
+    o.loop_hold.max_steps = 0;
+    o.guard.min_span = o.guard.short_min_span = 1u << 30;
+    auto engine = MakeEngine(o);
+    std::vector<EngineRequest> requests;
+    for (int i = 0; i < 2; ++i) {
+      EngineRequest req;
+      for (int k = 0; k < 48; ++k) req.prompt_tokens.push_back(300 + 17 * i + k);
+      req.max_tokens = 2;
+      req.retry_on_loop = false;
+      req.priority = i == 0 ? low : 0;
+      req.deadline = EngineClock::now() + (i == 0 ? 1h : 2h);
+      requests.push_back(std::move(req));
+    }
+    auto futures = engine->SubmitAll(std::move(requests));
+    auto first = futures[0].get();
+    auto second = futures[1].get();
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    ASSERT_TRUE(second.ok()) << second.status().ToString();
+    EXPECT_EQ(first->generated_tokens, 2);
+    if (low < 0) {
+      EXPECT_LT(second->finished_at, first->prefilled_at) << "the higher priority went first";
+    } else {
+      EXPECT_LT(first->finished_at, second->prefilled_at) << "equal: the earlier deadline first";
+    }
+  }
+}
+
 // A throw on the engine thread (the fault hook, before a step's decode)
 // fails that step's requests with kInternal, is counted, and the engine goes
 // on answering: the process does not end.

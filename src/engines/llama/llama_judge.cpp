@@ -85,6 +85,7 @@ Result<llm::EngineRequest> LlamaJudge::BuildRequest(const JudgeTask& task,
   auto req = ChatRequest(*rendered);
   if (!req.ok()) return req.status();
   req->deadline = task.deadline;
+  req->priority = task.priority;
   req->id = task.request_id + "/" + task.bundle.post_id;
   *ids = std::move(rendered->target_ids);
   if (with_text) *with_text = std::move(rendered->with_text);
@@ -100,9 +101,11 @@ Result<llm::EngineRequest> LlamaJudge::BuildBatchRequest(const std::vector<const
   auto req = ChatRequest(*rendered);
   if (!req.ok()) return req.status();
   req->deadline = Deadline::max();
+  req->priority = tasks[0]->priority;
   req->id = tasks[0]->request_id + "/batch";
   for (const JudgeTask* t : tasks) {
     req->deadline = std::min(req->deadline, t->deadline);
+    req->priority = std::max(req->priority, t->priority);  // the most urgent task's
     req->id += (t == tasks[0] ? "/" : "+") + t->bundle.post_id;
   }
   *ids = std::move(rendered->target_ids);

@@ -92,6 +92,7 @@ TEST(LlamaJudgeUnit, BuildsAGrammarRequestAndReadsTheAnswer) {
   ASSERT_EQ(engine.warmed().size(), 1u);  // the shared instructions, once
   JudgeTask task = Task("p1", 2);
   task.deadline = Deadline::clock::now() + 60s;
+  task.priority = -1;
   s.Expect(**judge, task);
   const JudgeOutput out = (*judge)->JudgeBundle(task);
   ASSERT_EQ(out.size(), 3u);
@@ -107,6 +108,7 @@ TEST(LlamaJudgeUnit, BuildsAGrammarRequestAndReadsTheAnswer) {
   EXPECT_FALSE(seen[0].grammar.empty());
   EXPECT_GT(seen[0].max_tokens, 0);
   EXPECT_EQ(seen[0].deadline, task.deadline);
+  EXPECT_EQ(seen[0].priority, -1);
   EXPECT_EQ(seen[0].prompt.rfind(engine.warmed()[0], 0), 0u) << "prompt starts with the prefix";
 }
 
