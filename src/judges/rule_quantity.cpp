@@ -225,6 +225,40 @@ bool PerUnitRate(std::string_view t, size_t pos) {
   return false;
 }
 
+// A per-unit rate ("한 팀당 10분", "한 명당 5분", "1인당 3분", "한팀에 2~3분"): its minutes
+// and where its words start and end in the compact text.
+struct Rate {
+  double minutes = -1;
+  size_t from = 0, to = 0;
+};
+
+// The first per-unit rate in t (minutes -1: none). With a count of teams or people ahead
+// and no wait of its own, the text's wait is their product (FindFigures).
+Rate FindRate(std::string_view t) {
+  auto rate_at = [&](size_t from, size_t p) -> Rate {
+    Number n = ParseNumber(t, p);
+    if (n.len == 0 || n.few || !At(t, p + n.len, "분")) return {};
+    return {n.value, from, p + n.len + 3};
+  };
+  for (size_t i = t.find("당"); i != std::string_view::npos; i = t.find("당", i + 3)) {
+    // "한 팀당", "1인당": the unit before 당 is part of the rate.
+    size_t from = i;
+    for (std::string_view unit : {"한사람", "한가족", "한번호", "한팀", "한명", "한분", "1인",
+                                  "1명", "1팀", "사람", "인", "명", "팀"})
+      if (t.substr(0, i).ends_with(unit)) {
+        from = i - unit.size();
+        break;
+      }
+    if (Rate r = rate_at(from, i + 3); r.minutes > 0) return r;
+  }
+  for (std::string_view unit : {"한팀에", "한명에", "한사람에", "한분에", "한가족에"}) {
+    for (size_t i = t.find(unit); i != std::string_view::npos; i = t.find(unit, i + 3)) {
+      if (Rate r = rate_at(i, i + unit.size()); r.minutes > 0) return r;
+    }
+  }
+  return {};
+}
+
 size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
   size_t q = p + 6;  // 시간
   // Hours are counted in native numerals (한/두/세 시간): a lone Sino-Korean digit
@@ -302,8 +336,9 @@ size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure
   if (!ctx) return 0;
   out->info.unit = WaitInfo::kMinutes;
   out->info.amount = n.value;
-  // "5분도 안 걸림", "10분 안 걸렸어요": less than that, about half.
-  if (At(t, q, "도안") || At(t, q, "안걸") || At(t, q, "도채안") || At(t, q, "도안걸"))
+  // "5분도 안 걸림", "10분 안 걸렸어요", "30분은 안 걸릴 듯": less than that, about half.
+  if (At(t, q, "도안") || At(t, q, "안걸") || At(t, q, "도채안") || At(t, q, "도안걸") ||
+      At(t, q, "은안걸"))
     out->info.amount = n.value / 2;
   out->form = n.range ? FigureForm::kRange : n.digits ? FigureForm::kDigits : FigureForm::kKorean;
   return q - pos;
@@ -323,9 +358,11 @@ Level WaitLevel(WaitInfo::Unit unit, double a) {
     // 12, 15+ teams 14 of 14; 20-29 people 27 of 42, 30+ people 47 of 54. Third round (16
     // written files, same count): 4-5 people MEDIUM 52 of 74 (4: 17 of 25, 5: 35 of 49), 3
     // people LOW 37 of 59; the generated file has no 4-5. One team stays LOW: MEDIUM 5 of 8
-    // in the written files, LOW 26 of 26 in the generated one.
+    // in the written files, LOW 26 of 26 in the generated one. Eighth round (37 written
+    // files): 9 teams HIGH 6 of 6, 7-8 teams HIGH 8 of 16, so 9 is HIGH now; one team
+    // MEDIUM 14 of 24 written, still LOW 26 of 26 generated: it stays.
     case WaitInfo::kTeams:
-      return a <= 1 ? Level::kLow : a <= 9 ? Level::kMedium : Level::kHigh;
+      return a <= 1 ? Level::kLow : a <= 8 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kPeople:
       return a <= 3 ? Level::kLow : a < 20 ? Level::kMedium : Level::kHigh;
     case WaitInfo::kMeters:
@@ -351,6 +388,8 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   size_t len = 0;
   if (At(t, p, "시간")) {
     len = Hours(t, pos, n, p, out);
+  } else if (At(t, p, "분의")) {
+    return 0;  // "3분의 2 정도 찼어요": a fraction
   } else if (At(t, p, "분")) {
     len = Minutes(t, pos, n, p, out);
   } else if (n.digits && (At(t, p, "min") || At(t, p, "hour") || At(t, p, "hr"))) {
@@ -404,6 +443,12 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.amount = n.value;
     if (At(t, q, "도안")) out->info.amount = n.value / 2;  // "줄 5명도 안 됨": fewer than that
     len = q - pos;
+  } else if (n.digits && (At(t, p, "키로") || At(t, p, "킬로") || At(t, p, "km")) &&
+             (Near(t, before_lo, pos, {"줄"}) || Near(t, p + 2, p + 18, {"줄"}))) {
+    // "줄이 2키로": a queue of cars kilometres long.
+    out->info.unit = WaitInfo::kMeters;
+    out->info.amount = n.value * 1000;
+    len = p + (At(t, p, "km") ? 2 : 6) - pos;
   } else if (n.digits && (At(t, p, "미터") || At(t, p, "m"))) {
     size_t q = p + (At(t, p, "m") ? 1 : 6);
     if (!Near(t, before_lo, pos, {"줄"}) && !Near(t, q, q + 12, {"줄"})) return 0;
@@ -475,11 +520,12 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
 
 }  // namespace
 
-// Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, 타(임), and ASCII m/h (min, hour,
-// m).
+// Where a unit could end a figure: 분, 시(간), 팀, 명, 번, 대, 타(임), 미(터), 키(로), 킬(로), and
+// ASCII m/h/p/k (min, hour, m, people, km).
 bool IsUnitStart(char32_t cp) {
   return cp == U'분' || cp == U'시' || cp == U'팀' || cp == U'명' || cp == U'번' || cp == U'대' ||
-         cp == U'미' || cp == U'타' || cp == 'm' || cp == 'h' || cp == 'p';
+         cp == U'미' || cp == U'타' || cp == U'키' || cp == U'킬' || cp == 'm' || cp == 'h' ||
+         cp == 'p' || cp == 'k';
 }
 
 std::vector<Figure> FindFigures(std::string_view t) {
@@ -534,13 +580,33 @@ std::vector<Figure> FindFigures(std::string_view t) {
       if (f.info.unit != WaitInfo::kTicket || f.pos == at || called > f.info.amount) continue;
       f.info.unit = WaitInfo::kTeams;
       f.info.amount = f.info.amount - called;
-      f.info.level = WaitLevel(f.info.unit, f.info.amount);
+      // Numbers called at a counter move faster than teams at a table: the 37 written
+      // files label 3-19 numbers ahead MEDIUM 8 of 14, 20-30 HIGH 5 of 6, 31+ HIGH 49 of 50.
+      f.info.level = f.info.amount <= 1   ? Level::kLow
+                     : f.info.amount < 20 ? Level::kMedium
+                                          : Level::kHigh;
       f.form = FigureForm::kAhead;
       ahead = true;
       break;
     }
     if (ahead)  // the number being called is not a queue of its own
       std::erase_if(out, [&](const Figure& f) { return f.pos == at; });
+  }
+  // "앞에 여덟 명, 한 사람당 5분": the wait is the count times the rate. In the 37 written
+  // files (issue 13, eighth round) 7 texts have a count, a rate and no wait of their own;
+  // the product's level is the label of all 7 (the count alone: 5 of 7).
+  if (Rate rate = FindRate(t); rate.minutes > 0) {
+    std::vector<Figure*> counts;  // the figures outside the rate's own words ("한 팀")
+    for (auto& f : out)
+      if (f.pos + f.len <= rate.from || f.pos >= rate.to) counts.push_back(&f);
+    if (counts.size() == 1 &&
+        (counts[0]->info.unit == WaitInfo::kTeams || counts[0]->info.unit == WaitInfo::kPeople)) {
+      Figure wait = *counts[0];
+      wait.info.unit = WaitInfo::kMinutes;
+      wait.info.amount *= rate.minutes;
+      wait.info.level = WaitLevel(WaitInfo::kMinutes, wait.info.amount);
+      out = {wait};
+    }
   }
   return out;
 }

@@ -65,6 +65,9 @@ TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
   // My ticket against the number called now: the people ahead.
   ExpectWait("번호표 87번인데 지금 52번 부르네요", WaitInfo::kTeams, 35, Level::kHigh);
   ExpectWait("대기번호 10번 받았는데 현재 9번", WaitInfo::kTeams, 1, Level::kLow);
+  // Numbers called at a counter: 3-19 ahead is a medium wait, 20 or more a long one.
+  ExpectWait("번호표 143번 받았고 지금 131번 부르는 중", WaitInfo::kTeams, 12, Level::kMedium);
+  ExpectWait("번호표 143번 받았고 지금 121번 부르는 중", WaitInfo::kTeams, 22, Level::kHigh);
   auto figs = FindFigures(MakeCompact("번호표 10번인데 지금 9번").text);
   ASSERT_EQ(figs.size(), 1u);  // the number called is not a queue of its own
   EXPECT_EQ(figs[0].form, FigureForm::kAhead);
@@ -110,8 +113,8 @@ TEST(QuantityTest, EnglishFigures) {
 TEST(QuantityTest, BoundsFittedOnTheWrittenFiles) {
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 1), Level::kLow);
   EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 2), Level::kMedium);  // a queue, however short
-  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 9), Level::kMedium);
-  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 10), Level::kHigh);
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 8), Level::kMedium);
+  EXPECT_EQ(WaitLevel(WaitInfo::kTeams, 9), Level::kHigh);  // eighth round: HIGH 6 of 6
   EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 19), Level::kMedium);
   EXPECT_EQ(WaitLevel(WaitInfo::kPeople, 20), Level::kHigh);
   EXPECT_EQ(WaitLevel(WaitInfo::kMinutes, 24), Level::kMedium);
@@ -125,6 +128,29 @@ TEST(QuantityTest, RatesAndBoughtTimeAreNoWait) {
   ExpectNoWait("바로 방들어옴ㅋㅋ 2시간 넣음");
   ExpectWait("한 시간 기다렸어요", WaitInfo::kMinutes, 60, Level::kHigh);
   ExpectWait("한 10분 기다림", WaitInfo::kMinutes, 10, Level::kMedium);
+}
+
+// A fraction is no wait; a queue in kilometres is a long one.
+TEST(QuantityTest, FractionsAndKilometres) {
+  ExpectNoWait("주차장 지금 3분의 2 정도 찼어요");
+  ExpectWait("하이패스차로만 줄이 2키로 ㅋㅋ", WaitInfo::kMeters, 2000, Level::kHigh);
+  ExpectNoWait("휴게소까지 2km 남았어요");
+}
+
+// A count ahead and the time each one takes: the wait is their product, unless
+// the text gives a wait of its own.
+TEST(QuantityTest, ACountTimesARateIsTheWait) {
+  ExpectWait("앞에 여덟 명, 한 사람당 5분은 씀", WaitInfo::kMinutes, 40, Level::kHigh);
+  ExpectWait("한 팀당 5분 넘게 걸리고 앞에 일곱 팀", WaitInfo::kMinutes, 35, Level::kHigh);
+  ExpectWait("한 일곱팀? 한팀에 일분이면 찍음", WaitInfo::kMinutes, 7, Level::kMedium);
+  ExpectWait("앞에 3명, 1인당 2~4분", WaitInfo::kMinutes, 9, Level::kMedium);
+  // The text's own wait stands: two figures, no product.
+  auto figs =
+      FindFigures(MakeCompact("앞에 세 팀 있고 한 팀당 10분 정도라 30분은 안 걸릴 듯요").text);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].info.unit, WaitInfo::kTeams);
+  EXPECT_EQ(figs[1].info.unit, WaitInfo::kMinutes);
+  EXPECT_EQ(figs[1].info.level, Level::kMedium);  // "30분은 안 걸릴": less than 30
 }
 
 // "이 시간엔" is "at this hour", not two hours (hours take native numerals).
