@@ -291,6 +291,12 @@ inline constexpr MarkerCue kMarkers[] = {
     {"시스템관리자", Marker::kInjection}, {"관리자다", Marker::kInjection}, {"관리자모드", Marker::kInjection},
     {"관리자공지", Marker::kInjection}, {"혼잡도무조건", Marker::kInjection}, {"무조건보통", Marker::kInjection},
     {"고적어라", Marker::kInjection}, {"라고적어", Marker::kInjection},
+    // Eighth round (blind-30): an order to a bot that "summarises" or "reads" the post, a
+    // level to "display", an English address to the classifier.
+    {"요약하는봇", Marker::kInjection}, {"읽는봇", Marker::kInjection}, {"표시할것", Marker::kInjection},
+    {"로표시해", Marker::kInjection}, {"으로표시해", Marker::kInjection}, {"classifier", Marker::kInjection},
+    {"tothemodel", Marker::kInjection}, {"ignoreprior", Marker::kInjection},
+    {"markthequeue", Marker::kInjection}, {"marktheline", Marker::kInjection},
     {"http", Marker::kAd}, {"www.", Marker::kAd}, {".com", Marker::kAd}, {".kr", Marker::kAd},
     {".net", Marker::kAd}, {"bit.ly", Marker::kAd}, {"open.kakao", Marker::kAd},
     // The compact text drops '.', so links are matched without it too (third round).
@@ -473,8 +479,10 @@ inline constexpr CauseCue kCauseCues[] = {
 // spots named so are labeled EVENT: 고사장 24 of 27, 굿즈 24 of 35, 아레나 12 of 16, 행사 10
 // of 12, 마라톤 9 of 13, 해맞이 9 of 9, 대동제 5 of 6, the list before 61-84 %).
 inline constexpr std::string_view kEventSpotWords[] = {
-    "팝업",   "축제",     "야구장", "경기장", "공연장", "콘서트", "특별전",
-    "군항제", "페스티벌", "불꽃",   "고사장", "굿즈",   "아레나", "행사",
-    "마라톤", "해맞이",   "대동제", "박람회", "바자회", "팬미팅"};
+    "팝업", "축제", "야구장", "경기장", "공연장", "콘서트", "특별전", "군항제", "페스티벌", "불꽃",
+    "고사장", "굿즈", "아레나", "행사", "마라톤", "해맞이", "대동제", "박람회", "바자회", "팬미팅",
+    // Eighth round (blind-28, fans): venues and queues that exist for a show or a fan event.
+    "공연", "뮤지컬", "팬사인회", "팬싸", "생일카페", "생카", "럭키드로우", "스탠딩", "시어터",
+    "아트센터"};
 
 }  // namespace nunchi::judges::lex
