@@ -237,8 +237,10 @@ struct Rate {
 Rate FindRate(std::string_view t) {
   auto rate_at = [&](size_t from, size_t p) -> Rate {
     Number n = ParseNumber(t, p);
-    if (n.len == 0 || n.few || !At(t, p + n.len, "분")) return {};
-    return {n.value, from, p + n.len + 3};
+    if (n.len == 0 || n.few) return {};
+    if (At(t, p + n.len, "분")) return {n.value, from, p + n.len + 3};
+    if (At(t, p + n.len, "시간")) return {n.value * 60, from, p + n.len + 6};  // "한팀당 1시간"
+    return {};
   };
   for (size_t i = t.find("당"); i != std::string_view::npos; i = t.find("당", i + 3)) {
     // "한 팀당", "1인당": the unit before 당 is part of the rate.
@@ -437,7 +439,8 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   } else if (At(t, p, "명") || At(t, p, "분정도대기") || At(t, p, "분대기")) {
     size_t q = p + 3;
     bool ctx = Near(t, before_lo, pos, {"줄", "앞에", "대기", "웨이팅"}) ||
-               Near(t, q, q + 18, {"대기", "줄", "서있", "기다", "넘게", "앞에"});
+               Near(t, q, q + 18, {"대기", "줄", "서있", "기다", "넘게", "앞에"}) ||
+               At(t, q, "밖에");  // "두 명밖에 없음": only that many
     if (!ctx || n.few || (!n.digits && At(t, p, "분"))) return 0;
     out->info.unit = WaitInfo::kPeople;
     out->info.amount = n.value;
@@ -483,6 +486,11 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
       (t.substr(0, pos).ends_with("한") || At(t, pos + len, "정도") || At(t, pos + len, "쯤") ||
        At(t, pos + len, "가량") || At(t, pos + len, "남짓")))
     out->info.level = Level::kMedium;
+  // "두 명밖에 없음", "세 팀밖에 없어요": only that many, a quiet place. Every labeled file
+  // says LOW for 1-5 people or teams "밖에" 45 times of 47 (MEDIUM 2).
+  if ((out->info.unit == WaitInfo::kPeople || out->info.unit == WaitInfo::kTeams) &&
+      out->info.amount <= 5 && At(t, pos + len, "밖에"))
+    out->info.level = Level::kLow;
   // "20분째 반도 못 옴": the wait so far, still going, is a lower bound. The 16 written files
   // label 20-24 minutes elapsed HIGH 24 times of 27 (the generated file MEDIUM 4 of 4).
   if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 20 && At(t, pos + len, "째"))
@@ -580,11 +588,9 @@ std::vector<Figure> FindFigures(std::string_view t) {
       if (f.info.unit != WaitInfo::kTicket || f.pos == at || called > f.info.amount) continue;
       f.info.unit = WaitInfo::kTeams;
       f.info.amount = f.info.amount - called;
-      // Numbers called at a counter move faster than teams at a table: the 37 written
-      // files label 3-19 numbers ahead MEDIUM 8 of 14, 20-30 HIGH 5 of 6, 31+ HIGH 49 of 50.
-      f.info.level = f.info.amount <= 1   ? Level::kLow
-                     : f.info.amount < 20 ? Level::kMedium
-                                          : Level::kHigh;
+      // (The eighth round read 10-19 numbers ahead as MEDIUM, 5 labels of 37 written files;
+      // blind-33 added two HIGH, 10-19 is now HIGH 4 of 7: back to the teams' bounds.)
+      f.info.level = WaitLevel(f.info.unit, f.info.amount);
       f.form = FigureForm::kAhead;
       ahead = true;
       break;

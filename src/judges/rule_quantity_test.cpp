@@ -65,9 +65,9 @@ TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
   // My ticket against the number called now: the people ahead.
   ExpectWait("번호표 87번인데 지금 52번 부르네요", WaitInfo::kTeams, 35, Level::kHigh);
   ExpectWait("대기번호 10번 받았는데 현재 9번", WaitInfo::kTeams, 1, Level::kLow);
-  // Numbers called at a counter: 3-19 ahead is a medium wait, 20 or more a long one.
-  ExpectWait("번호표 143번 받았고 지금 131번 부르는 중", WaitInfo::kTeams, 12, Level::kMedium);
-  ExpectWait("번호표 143번 받았고 지금 121번 부르는 중", WaitInfo::kTeams, 22, Level::kHigh);
+  // Numbers called ahead: the bounds of teams ahead.
+  ExpectWait("번호표 37번 받음 지금 21번 호출중", WaitInfo::kTeams, 16, Level::kHigh);
+  ExpectWait("번호표 143번 받았고 지금 137번 부르는 중", WaitInfo::kTeams, 6, Level::kMedium);
   auto figs = FindFigures(MakeCompact("번호표 10번인데 지금 9번").text);
   ASSERT_EQ(figs.size(), 1u);  // the number called is not a queue of its own
   EXPECT_EQ(figs[0].form, FigureForm::kAhead);
@@ -130,6 +130,13 @@ TEST(QuantityTest, RatesAndBoughtTimeAreNoWait) {
   ExpectWait("한 10분 기다림", WaitInfo::kMinutes, 10, Level::kMedium);
 }
 
+// "N명밖에": only that many.
+TEST(QuantityTest, OnlyAFewIsQuiet) {
+  ExpectWait("데스크 앞 저도 지금 있는데 두명밖에 없음", WaitInfo::kPeople, 2, Level::kLow);
+  ExpectWait("대기 다섯 팀밖에 없어요", WaitInfo::kTeams, 5, Level::kLow);
+  ExpectWait("대기 12팀밖에 안 남았대요", WaitInfo::kTeams, 12, Level::kHigh);
+}
+
 // A fraction is no wait; a queue in kilometres is a long one.
 TEST(QuantityTest, FractionsAndKilometres) {
   ExpectNoWait("주차장 지금 3분의 2 정도 찼어요");
@@ -144,6 +151,8 @@ TEST(QuantityTest, ACountTimesARateIsTheWait) {
   ExpectWait("한 팀당 5분 넘게 걸리고 앞에 일곱 팀", WaitInfo::kMinutes, 35, Level::kHigh);
   ExpectWait("한 일곱팀? 한팀에 일분이면 찍음", WaitInfo::kMinutes, 7, Level::kMedium);
   ExpectWait("앞에 3명, 1인당 2~4분", WaitInfo::kMinutes, 9, Level::kMedium);
+  ExpectWait("카운터 대기 7팀이래 한팀당 1시간이면 계산 포기", WaitInfo::kMinutes, 420,
+             Level::kHigh);
   // The text's own wait stands: two figures, no product.
   auto figs =
       FindFigures(MakeCompact("앞에 세 팀 있고 한 팀당 10분 정도라 30분은 안 걸릴 듯요").text);
