@@ -312,6 +312,20 @@ size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure
   if (pos >= 3 && At(t, pos - 3, "시")) return 0;
   if (At(t, q, "들") || At(t, q, "께") || At(t, q, "이서") || At(t, q, "이랑")) return 0;  // people
   if (n.few) return 0;  // "몇 분째": an unknown number of minutes
+  // "앞에 두 분 기다리세요", "다섯 분 계세요": native numerals count people with 분 (minutes
+  // take Sino-Korean ones or digits).
+  if (!n.digits && !n.range) {
+    bool native = false;
+    for (std::string_view w :
+         {"한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"})
+      native = native || At(t, pos, w);
+    if (native && (t.substr(0, pos).ends_with("앞에") || At(t, q, "계") || At(t, q, "남") ||
+                   At(t, q, "있") || At(t, q, "대기"))) {
+      out->info.unit = WaitInfo::kPeople;
+      out->info.amount = n.value;
+      return q - pos;
+    }
+  }
   if (!n.digits && n.value < 10) {
     // "세분" is three people, "이분" this person: Korean numerals need clear context.
     if (!Near(t, q, q + 12, {"째", "기다", "대기", "컷", "만에"})) return 0;
@@ -486,6 +500,18 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
       (t.substr(0, pos).ends_with("한") || At(t, pos + len, "정도") || At(t, pos + len, "쯤") ||
        At(t, pos + len, "가량") || At(t, pos + len, "남짓")))
     out->info.level = Level::kMedium;
+  // "앞에 두 명 남았어요", "앞에 두 분 기다리세요": two or three people still ahead of the
+  // writer is a short wait. Every labeled file: "앞에 2-3 명/분" then 남/기다/서있 MEDIUM 6 of
+  // 6; otherwise ("앞에 두 분 계세요", "앞에 2명?") LOW 24 of 35.
+  if (out->info.unit == WaitInfo::kPeople && out->info.amount >= 2 && out->info.amount <= 3 &&
+      t.substr(0, pos).ends_with("앞에") &&
+      (At(t, pos + len, "남") || At(t, pos + len, "기다") || At(t, pos + len, "서있")))
+    out->info.level = Level::kMedium;
+  // "12명 넘게 서있음", "열 명 이상": at least ten people is a long queue (every labeled file:
+  // 10-19 people with 넘게/이상/+ HIGH 21 of 29).
+  if (out->info.unit == WaitInfo::kPeople && out->info.amount >= 10 &&
+      (At(t, pos + len, "넘") || At(t, pos + len, "이상") || t.substr(pos, len).ends_with("+")))
+    out->info.level = Level::kHigh;
   // "두 명밖에 없음", "세 팀밖에 없어요": only that many, a quiet place. Every labeled file
   // says LOW for 1-5 people or teams "밖에" 45 times of 47 (MEDIUM 2).
   if ((out->info.unit == WaitInfo::kPeople || out->info.unit == WaitInfo::kTeams) &&

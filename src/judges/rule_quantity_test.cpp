@@ -137,6 +137,18 @@ TEST(QuantityTest, OnlyAFewIsQuiet) {
   ExpectWait("대기 12팀밖에 안 남았대요", WaitInfo::kTeams, 12, Level::kHigh);
 }
 
+// Two or three people right ahead of the writer, at least ten in a queue; 분 after a native
+// numeral counts people.
+TEST(QuantityTest, PeopleAheadAndAtLeastTen) {
+  ExpectWait("3층 맞아요 지금 앞에 두분 기다리세요", WaitInfo::kPeople, 2, Level::kMedium);
+  ExpectWait("ㅇㅇ 저도 앞에 두명 남았어요", WaitInfo::kPeople, 2, Level::kMedium);
+  ExpectWait("줄에 2명 서있어요", WaitInfo::kPeople, 2, Level::kLow);
+  ExpectWait("로비 지금 12명 넘게 서있음", WaitInfo::kPeople, 12, Level::kHigh);
+  ExpectWait("줄 12명 서있음", WaitInfo::kPeople, 12, Level::kMedium);
+  ExpectWait("워크인 다섯 분 계세요", WaitInfo::kPeople, 5, Level::kMedium);
+  ExpectWait("삼 분 기다렸어요", WaitInfo::kMinutes, 3, Level::kLow);  // Sino-Korean: minutes
+}
+
 // A fraction is no wait; a queue in kilometres is a long one.
 TEST(QuantityTest, FractionsAndKilometres) {
   ExpectNoWait("주차장 지금 3분의 2 정도 찼어요");
