@@ -317,17 +317,23 @@ TEST(LlamaEngine, ConcurrentClientsGetTheirOwnAnswers) {
   EXPECT_LT(c.decode_calls, c.generated);
 }
 
+// A 16-token batch (prompts take several steps) with the loop hold and guard off, for the
+// tests that watch the order in which sequences are stepped.
+EngineOptions SmallBatchOptions(int max_active) {
+  EngineOptions o = TinyEngineOptions();
+  o.n_batch = 16;
+  o.max_active = max_active;
+  o.loop_hold.max_steps = 0;
+  o.guard.min_span = o.guard.short_min_span = 1u << 30;
+  return o;
+}
+
 // Lockstep requests of one SubmitAll call start decoding together, once the
 // last prompt is in (as llama-batched-bench does); without lockstep a short
 // prompt decodes, and here finishes, while the long ones still prefill.
 TEST(LlamaEngine, LockstepRequestsDecodeOnlyOnceEveryPromptOfTheirCallIsIn) {
   for (const bool lockstep : {true, false}) {
-    EngineOptions o = TinyEngineOptions();
-    o.n_batch = 16;  // the long prompts take several steps
-    o.max_active = 3;
-    o.loop_hold.max_steps = 0;
-    o.guard.min_span = o.guard.short_min_span = 1u << 30;
-    auto engine = MakeEngine(o);
+    auto engine = MakeEngine(SmallBatchOptions(3));  // the long prompts take several steps
     std::vector<EngineRequest> requests;
     for (int i = 0; i < 3; ++i) {
       EngineRequest req;
@@ -362,12 +368,7 @@ TEST(LlamaEngine, LockstepRequestsDecodeOnlyOnceEveryPromptOfTheirCallIsIn) {
 // budget first), and resumes once it is done.
 TEST(LlamaEngine, ALowerPriorityRequestYieldsToAHigherOne) {
   for (const int low : {0, -1}) {
-    EngineOptions o = TinyEngineOptions();
-    o.n_batch = 16;  // each prompt takes several steps
-    o.max_active = 2;
-    o.loop_hold.max_steps = 0;
-    o.guard.min_span = o.guard.short_min_span = 1u << 30;
-    auto engine = MakeEngine(o);
+    auto engine = MakeEngine(SmallBatchOptions(2));  // each prompt takes several steps
     std::vector<EngineRequest> requests;
     for (int i = 0; i < 2; ++i) {
       EngineRequest req;
