@@ -87,7 +87,7 @@ int SinoDigit(char32_t cp) {
   }
 }
 
-// "삼십", "삼십오", "이삼십" (20-30), "일이" (1-2), "백".
+// "삼십", "삼십오", "이삼십" (20-30), "오륙십" (50-60), "일이" (1-2), "백".
 Number ParseSino(std::string_view t, size_t pos) {
   Number n;
   size_t p = pos;
@@ -97,7 +97,10 @@ Number ParseSino(std::string_view t, size_t pos) {
   while (p < t.size()) {
     size_t q = p;
     char32_t cp = NextCodePoint(t, q);
-    if (int d = SinoDigit(cp)) {
+    // 륙 is 육 after another digit ("오륙십", 50-60); alone it is a syllable (착륙, 대륙).
+    int d = SinoDigit(cp);
+    if (cp == U'륙' && d1 == 5 && d2 == 0) d = 6;
+    if (d != 0) {
       if (d1 == 0) {
         d1 = d;
       } else if (d2 == 0 && d == d1 + 1) {

@@ -104,6 +104,9 @@ TEST_F(RulePassesTest, NegationIronyPass) {
   EXPECT_EQ(Run("빈자리 거의 없고 다들 서성거려요").judgment.level, Level::kHigh);  // no room
   EXPECT_EQ(Run("계단석 빈틈이 하나도 없어요").judgment.level, Level::kHigh);
   EXPECT_EQ(Run("사람 거의 없어요").judgment.level, Level::kLow);
+  // Steps that will not move are no negated crowd; shoulders touching is a packed one.
+  EXPECT_EQ(Run("지금 걸음이 안 떼져요").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("무대 앞 어깨가 다 닿아요").judgment.level, Level::kHigh);
 }
 
 TEST_F(RulePassesTest, ReplyPassTakesTheParent) {

@@ -269,7 +269,10 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     if (!ctx || n.few || (!n.digits && At(t, p, "분"))) return 0;
     out->info.unit = WaitInfo::kPeople;
     out->info.amount = n.value;
-    if (At(t, q, "도안")) out->info.amount = n.value / 2;  // "줄 5명도 안 됨": fewer than that
+    // "줄 5명도 안 됨", "열 명도 안 돼요": fewer than that; under ten is a short queue
+    // (every labeled file: "N명도 안" with N up to ten LOW 6 of 6).
+    if (At(t, q, "도안"))
+      out->info.amount = n.value <= 10 ? std::min(n.value / 2, 3.0) : n.value / 2;
     len = q - pos;
   } else if (n.digits && (At(t, p, "키로") || At(t, p, "킬로") || At(t, p, "km")) &&
              (Near(t, before_lo, pos, {"줄"}) || Near(t, p + 2, p + 18, {"줄"}))) {

@@ -53,7 +53,8 @@ TEST(QuantityTest, QueuesInTeamsAndPeople) {
   ExpectWait("앞에 8명", WaitInfo::kPeople, 8, Level::kMedium);
   ExpectWait("내 앞에 다섯 명", WaitInfo::kPeople, 5, Level::kMedium);  // third round: 4+ MEDIUM
   ExpectWait("내 앞에 세 명", WaitInfo::kPeople, 3, Level::kLow);
-  ExpectWait("줄 5명도 안 돼요", WaitInfo::kPeople, 2.5, Level::kLow);  // fewer than five
+  ExpectWait("줄 5명도 안 돼요", WaitInfo::kPeople, 2.5, Level::kLow);     // fewer than five
+  ExpectWait("지금 줄 열명도 안돼요", WaitInfo::kPeople, 3, Level::kLow);  // fewer than ten
   ExpectWait("줄 선 사람 열다섯 명", WaitInfo::kPeople, 15, Level::kMedium);
   ExpectWait("줄 선 사람 스무여 명", WaitInfo::kPeople, 20, Level::kHigh);
   ExpectWait("대기 15번째예요", WaitInfo::kTeams, 14, Level::kHigh);
@@ -97,6 +98,8 @@ TEST(QuantityTest, RangesTakeTheMiddle) {
   ExpectWait("20분~40분 걸린대요", WaitInfo::kMinutes, 30, Level::kHigh);
   ExpectWait("두세 시간 기다림", WaitInfo::kMinutes, 150, Level::kHigh);
   ExpectWait("이삼십 분 대기", WaitInfo::kMinutes, 25, Level::kHigh);
+  ExpectWait("앞에 대략 오륙십명 대기", WaitInfo::kPeople, 55, Level::kHigh);  // 륙 after 오
+  ExpectNoWait("착륙 대기 중");
   ExpectWait("십오 분에서 이십 분 기다림", WaitInfo::kMinutes, 17.5, Level::kMedium);
   ExpectWait("5~10팀 대기", WaitInfo::kTeams, 7.5, Level::kMedium);
   EXPECT_EQ(First("20~30분 기다려야 해요")->form, FigureForm::kRange);
