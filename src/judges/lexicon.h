@@ -219,6 +219,12 @@ inline constexpr LevelCue kLevelCues[] = {
     {"바로받", L, 1.1, M}, {"바로나옴", L, 1.0, M}, {"바로나왔", L, 1.0, M}, {"바로쳤", L, 1.0, M},
     {"바로진입", L, 1.1, M}, {"바로구매", L, 1.1, M}, {"바로계산", L, 1.1, M}, {"바로접수", L, 1.1, M},
     {"나뿐", L, 1.1, M}, {"저뿐", L, 1.1, M}, {"명뿐", L, 1.0, M}, {"쓱들어가", L, 1.0, M},
+    // Thirteenth round (blind-40 in training): "저랑 간호사 선생님 둘뿐" is a count of those
+    // there and outweighs the sarcasm before it (둘뿐/셋뿐: every labeled file LOW 3 of 3);
+    // "바로 불려요" (called at once) is as quiet as "바로 들어가요" (LOW 51 of 69 for those);
+    // "대기가 길어지고 있습니다" is the staff notice of a long wait (HIGH 1 of 1, blind-40).
+    {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M}, {"바로불려", L, 1.1, M}, {"바로불러", L, 1.1, M},
+    {"바로호출", L, 1.1, M}, {"대기가길어지", H, 1.2, L}, {"대기시간이길어지", H, 1.2, L},
     {"줄이더길", H, 1.2, M}, {"줄더길", H, 1.2, M}, {"사람벽", H, 1.4, M}, {"겨우앉", H, 1.1, M}, {"겨우탔", H, 1.1, M}, {"겨우들어", H, 1.1, M},
     // UNKNOWN: relevant, level cannot be told
     {"애매", U, 1.2, U}, {"모르겠", U, 0.9, U}, {"판단하기어렵", U, 1.3, U}, {"판단이어렵", U, 1.3, U},

@@ -81,11 +81,26 @@ TEST_F(RulePassesTest, TimePassTellsThenFromNow) {
 TEST_F(RulePassesTest, QuestionPassKeepsHedgedFiguresAndFirstHandReports) {
   EXPECT_TRUE(Any(State("지금 사람 많나요?").question));
   EXPECT_FALSE(Any(State("15분 정도?").question));  // a hedge
+  // An interrogative ending after the figure asks (thirteenth round).
+  EXPECT_TRUE(Any(State("지금도 대기 40분 넘어요?").question));
+  EXPECT_TRUE(Any(State("대기 30분 넘나요?").question));
+  EXPECT_EQ(Run("지금도 대기 40분 넘어요?").judgment.relevance, Relevance::kIrrelevant);
+  EXPECT_EQ(Run("한 45분?").judgment.level, Level::kHigh);  // still a hedge
   EXPECT_EQ(Row("지금 사람 많나요?"), "question/asks");
   // A report followed by a question still reports.
   RuleVerdict v = Run("줄 엄청 길어요 다들 몇 시에 오셨어요?");
   EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant);
   EXPECT_EQ(v.judgment.level, Level::kHigh);
+}
+
+TEST_F(RulePassesTest, CountsOfThoseThereAndStaffNoticesDecideTheLevel) {
+  // "둘뿐" outweighs the sarcasm before it; "바로 불려요" is quiet; the notice is HIGH.
+  EXPECT_EQ(Run("아 진짜 사람 너무 많아서 숨 막히네요ㅋㅋ 저랑 간호사 선생님 둘뿐").judgment.level,
+            Level::kLow);
+  EXPECT_EQ(Run("저도 와 있는데 바로 불려요").judgment.level, Level::kLow);
+  RuleVerdict notice = Run("[센터 안내] 현재 장비 점검으로 대기가 길어지고 있습니다.");
+  EXPECT_EQ(notice.judgment.relevance, Relevance::kRelevant);
+  EXPECT_EQ(notice.judgment.level, Level::kHigh);
 }
 
 TEST_F(RulePassesTest, NegationIronyPass) {

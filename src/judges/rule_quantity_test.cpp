@@ -156,6 +156,9 @@ TEST(QuantityTest, PeopleAheadAndAtLeastTen) {
 TEST(QuantityTest, FractionsAndKilometres) {
   ExpectNoWait("주차장 지금 3분의 2 정도 찼어요");
   ExpectWait("하이패스차로만 줄이 2키로 ㅋㅋ", WaitInfo::kMeters, 2000, Level::kHigh);
+  // Thirteenth round: 20 m or more is a long queue, 10 m a middling one.
+  ExpectWait("수납도 줄이 30m는 돼요", WaitInfo::kMeters, 30, Level::kHigh);
+  ExpectWait("줄 10m 정도", WaitInfo::kMeters, 10, Level::kMedium);
   ExpectNoWait("휴게소까지 2km 남았어요");
 }
 
