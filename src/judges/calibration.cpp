@@ -52,7 +52,8 @@ CascadeCalibration Finish(CascadeCalibration c, const std::vector<CalibrationPoi
 
 }  // namespace
 
-std::vector<CalibrationPoint> CollectPoints(Judge& judge, const std::vector<LabeledBundle>& bundles) {
+std::vector<CalibrationPoint> CollectPoints(Judge& judge,
+                                            const std::vector<LabeledBundle>& bundles) {
   std::vector<CalibrationPoint> points;
   for (const LabeledBundle& lb : bundles) {
     JudgeTask task;
@@ -159,9 +160,9 @@ Result<CascadeCalibration> ParseCalibration(const std::string& text) {
   if (!(c.threshold >= 0 && c.threshold <= 1.5))
     return Status(ErrorCode::kInvalidArgument, "calibration: threshold outside [0, 1.5]");
   if (c.version != Version(c))
-    return Status(ErrorCode::kInvalidArgument,
-                  "calibration: version " + c.version + " does not match its content (" +
-                      Version(c) + "); write it with `nunchi calibrate`");
+    return Status(ErrorCode::kInvalidArgument, "calibration: version " + c.version +
+                                                   " does not match its content (" + Version(c) +
+                                                   "); write it with `nunchi calibrate`");
   return c;
 }
 

@@ -36,14 +36,15 @@ struct CascadeCalibration {
   double target = 0;    // S or A
   double threshold = 0;
   size_t points = 0;
-  double escalation_share = 0;  // on the calibration points
-  double kept_wrong_share = 0;  // kept and wrong, over all points
-  double kept_error = 0;        // wrong among the kept
+  double escalation_share = 0;    // on the calibration points
+  double kept_wrong_share = 0;    // kept and wrong, over all points
+  double kept_error = 0;          // wrong among the kept
   std::vector<std::string> data;  // the files it was fitted on
 };
 
 // One point per labeled signal of the bundles, judged by `judge` (all targets at once).
-std::vector<CalibrationPoint> CollectPoints(Judge& judge, const std::vector<LabeledBundle>& bundles);
+std::vector<CalibrationPoint> CollectPoints(Judge& judge,
+                                            const std::vector<LabeledBundle>& bundles);
 
 // kInvalidArgument when points is empty or the target is outside (0, 1).
 Result<CascadeCalibration> CalibrateForShare(std::vector<CalibrationPoint> points, double share);

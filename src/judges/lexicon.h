@@ -225,6 +225,11 @@ inline constexpr LevelCue kLevelCues[] = {
     // "대기가 길어지고 있습니다" is the staff notice of a long wait (HIGH 1 of 1, blind-40).
     {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M}, {"바로불려", L, 1.1, M}, {"바로불러", L, 1.1, M},
     {"바로호출", L, 1.1, M}, {"대기가길어지", H, 1.2, L}, {"대기시간이길어지", H, 1.2, L},
+    // Fourteenth round (blind-41..43 in training; counts over every labeled file): 반도 못
+    // (half the queue not yet) HIGH 19 of 19; 사람 너무 없어 is quiet, not "사람 너무" (LOW 1 of 1);
+    // English: no queue LOW, shoulder to shoulder and chaos HIGH (4 of 4).
+    {"반도못", H, 1.2, M}, {"사람너무없", L, 1.4, M}, {"사람이너무없", L, 1.4, M},
+    {"noqueue", L, 1.3, M}, {"shouldertoshoulder", H, 1.3, M}, {"chaos", H, 1.1, M},
     {"줄이더길", H, 1.2, M}, {"줄더길", H, 1.2, M}, {"사람벽", H, 1.4, M}, {"겨우앉", H, 1.1, M}, {"겨우탔", H, 1.1, M}, {"겨우들어", H, 1.1, M},
     // UNKNOWN: relevant, level cannot be told
     {"애매", U, 1.2, U}, {"모르겠", U, 0.9, U}, {"판단하기어렵", U, 1.3, U}, {"판단이어렵", U, 1.3, U},
@@ -326,7 +331,7 @@ inline constexpr MarkerCue kMarkers[] = {
     {"수익", Marker::kAd}, {"구독", Marker::kAd}, {"좋아요부탁", Marker::kAd}, {"팔로우하면", Marker::kAd},
     {"체험단", Marker::kAd}, {"기프티콘받", Marker::kAd}, {"최저가", Marker::kAd}, {"010-", Marker::kAd},
     {"대리구매", Marker::kAd}, {"링크", Marker::kAd}, {"프로필", Marker::kAd}, {"옆카페", Marker::kOtherPlace},
-    {"옆가게", Marker::kOtherPlace}, {"옆집", Marker::kOtherPlace}, {"옆매장", Marker::kOtherPlace},
+    {"nextdoor", Marker::kOtherPlace}, {"옆가게", Marker::kOtherPlace}, {"옆집", Marker::kOtherPlace}, {"옆매장", Marker::kOtherPlace},
     {"옆건물", Marker::kOtherPlace}, {"옆식당", Marker::kOtherPlace}, {"옆골목", Marker::kOtherPlace},
     {"옆편집숍", Marker::kOtherPlace}, {"건너편", Marker::kOtherPlace}, {"맞은편", Marker::kOtherPlace},
     {"주차장", Marker::kOtherPlace}, {"다른게이트", Marker::kOtherPlace}, {"다른출구", Marker::kOtherPlace},

@@ -282,7 +282,8 @@ void NegationIronyPass(RuleState* s) {
     if (!many && !none) continue;
     size_t from = h.pos >= 12 ? h.pos - 12 : 0;
     std::string_view before(t.data() + from, h.pos - from);
-    for (std::string_view room : {"자리", "여유", "좌석", "빈", "틈", "테이블"})
+    // (의자: "의자 하나도 없어요" HIGH 6 of 6 in every labeled file, fourteenth round.)
+    for (std::string_view room : {"자리", "여유", "좌석", "빈", "틈", "테이블", "의자"})
       if (before.find(room) != std::string_view::npos)
         h.level = many ? Level::kLow : Level::kHigh, h.negated = true;
   }

@@ -103,6 +103,18 @@ TEST_F(RulePassesTest, CountsOfThoseThereAndStaffNoticesDecideTheLevel) {
   EXPECT_EQ(notice.judgment.level, Level::kHigh);
 }
 
+TEST_F(RulePassesTest, FourteenthRoundForms) {
+  EXPECT_EQ(Run("대기실 사람들 다 발 묶여서 의자 하나도 없어요 ㅠ 바닥에 앉아있음").judgment.level,
+            Level::kHigh);  // no chair left is crowded, not "no queue"
+  EXPECT_EQ(Run("나 15분째 서있는데 반도 못옴").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("아 망했다 사람 너무 없어서 눈치보여서 수다를못떨겠음ㅋㅋㅋ").judgment.level,
+            Level::kLow);
+  EXPECT_EQ(Run("check-in was quick, no queue at all").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("shoulder to shoulder in the market rn").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("next door cosmetics popup has no line at all").judgment.relevance,
+            Relevance::kIrrelevant);
+}
+
 TEST_F(RulePassesTest, NegationIronyPass) {
   RuleState s = State("줄 길 줄 알았는데 바로 들어왔어요");
   EXPECT_TRUE(s.expect_dropped);

@@ -342,7 +342,8 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
   // minutes followed by such words HIGH 26 times of 26 (fourth round of issue 13).
   if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 5 &&
       (Near(t, pos + len, pos + len + 36,
-            {"못갔", "못가", "못빠", "안빠", "꼼짝", "안줄어", "안움직", "못움직", "제자리"}) ||
+            {"못갔", "못가", "못빠", "안빠", "꼼짝", "안줄어", "안움직", "못움직", "제자리",
+             "반도못"}) ||
        Near(t, before_lo, pos, {"m가는데", "미터가는데"})))
     out->info.level = Level::kHigh;
   return len;
