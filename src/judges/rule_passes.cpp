@@ -226,6 +226,22 @@ void TimePass(RuleState* s) {
   }
 }
 
+namespace {
+
+// A clause that is a figure of people or teams with a hedge: "15명쯤", "maybe 50 people".
+bool IsHedgedCount(std::string_view body) {
+  if (std::none_of(body.begin(), body.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return false;
+  for (std::string_view e : {"명쯤", "명정도", "팀쯤", "팀정도"})
+    if (body.ends_with(e)) return true;
+  if (!body.ends_with("people") && !body.ends_with("ppl")) return false;
+  for (std::string_view h : {"maybe", "like", "about", "around"})
+    if (body.find(h) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
 void QuestionPass(RuleState* s) {
   s->question.assign(s->c.clause_is_question.begin(), s->c.clause_is_question.end());
   s->question.resize(s->nc, 0);
@@ -242,16 +258,26 @@ void QuestionPass(RuleState* s) {
     if (k >= s->nc || !s->question[k]) continue;
     size_t end = n.pos;
     while (end < s->c.text.size() && s->c.clause[end] == k) ++end;
-    // "…정도요?", "40분은 걸릴걸요?" hedge; "2시간 무료예요?" asks.
-    std::string_view rest(s->c.text.data() + n.pos + n.len, end - n.pos - n.len);
+    // "…정도요?", "40분은 걸릴걸요?" hedge; "2시간 무료예요?" asks. (An English figure's
+    // span can run past its clause: then nothing of the clause is left after it.)
+    size_t after = std::min(end, n.pos + n.len);
+    std::string_view rest(s->c.text.data() + after, end - after);
     bool estimate = false;
     for (std::string_view e : {"걸요", "걸", "듯", "듯요", "정도", "쯤", "대요", "래요", "거예요"})
       estimate = estimate || rest.ends_with(e);
+    // "waited maybe 15 mins?", "like 20 min?": an English hedge before the figure.
+    std::string_view before = std::string_view(s->c.text).substr(0, n.pos);
+    for (std::string_view e : {"maybe", "like", "about", "around", "prob", "probably"})
+      estimate = estimate || before.ends_with(e);
     // "대기 40분 넘어요?", "30분 넘나요?", "20분 걸릴까요?": an interrogative ending asks.
     bool asks = false;
     for (std::string_view q : {"넘어요", "넘나요", "넘어", "나요", "까요", "니", "냐"})
       asks = asks || rest.ends_with(q);
     if ((rest.size() <= 9 || estimate) && !asks) s->question[k] = 0;
+  }
+  // "지금 딱 15명쯤?", "maybe 50 people??": a head count ending in a hedge asks nothing either.
+  for (size_t k = 0; k < s->nc; ++k) {
+    if (s->question[k] && IsHedgedCount(ClauseBody(s->c, k))) s->question[k] = 0;
   }
 }
 

@@ -113,6 +113,12 @@ TEST_F(RulePassesTest, FourteenthRoundForms) {
   EXPECT_EQ(Run("shoulder to shoulder in the market rn").judgment.level, Level::kHigh);
   EXPECT_EQ(Run("next door cosmetics popup has no line at all").judgment.relevance,
             Relevance::kIrrelevant);
+  // A hedged figure or head count with a question mark reports; it does not ask.
+  EXPECT_FALSE(Any(State("Took the cable car just now, waited maybe 15 mins? not bad").question));
+  EXPECT_FALSE(Any(State("지금 딱 15명쯤? 다음 차 오면 다 탈듯").question));
+  EXPECT_FALSE(Any(State("line 너무 long ㅠㅠ maybe 50 people?? everyone is here").question));
+  EXPECT_TRUE(Any(State("지금 15명 있어요?").question));
+  EXPECT_TRUE(Any(State("are there 50 people?").question));
 }
 
 TEST_F(RulePassesTest, NegationIronyPass) {
