@@ -111,6 +111,11 @@ void AddBenchCommand(CLI::App& app) {
         std::replace(r.begin(), r.end(), '+', ',');
         return r;
       });
+  cmd->add_option("--sweep-escalation-wait-ms", a.sweep_escalation_wait_ms,
+                  "e.g. 4000,6000: how long the cascade waits for the LLM per point (adds serve "
+                  "--escalation-wait-ms N), with each point's P95 against the first's")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 3600000));
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
   bench::CompareArgs& ca = f->compare_args;
   cmd->add_option("--compare", f->compare,

@@ -60,9 +60,10 @@ struct Point {
   std::string label;
   int concurrency = 0;
   int bundle_cap = 0;
-  std::string prefix_reuse;  // "on", "off"; empty: as given
-  int bundles_per_call = 0;  // 0: as given
-  std::string route;         // serve --route; empty: as given
+  std::string prefix_reuse;     // "on", "off"; empty: as given
+  int bundles_per_call = 0;     // 0: as given
+  std::string route;            // serve --route; empty: as given
+  int escalation_wait_ms = -1;  // serve --escalation-wait-ms; -1: as given
 };
 
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
@@ -188,31 +189,37 @@ int RunBenchCommand(BenchArgs args) {
   std::vector<std::string> reuses = args.sweep_prefix_reuse;
   std::vector<int> bpcs = args.sweep_bundles_per_call;
   std::vector<std::string> routes = args.sweep_route;
-  const bool sweep =
-      !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty() || !routes.empty();
+  std::vector<int> waits = args.sweep_escalation_wait_ms;
+  const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty() ||
+                     !routes.empty() || !waits.empty();
   if (cs.empty()) cs.push_back(0);
   if (caps.empty()) caps.push_back(0);
   if (reuses.empty()) reuses.push_back("");
   if (bpcs.empty()) bpcs.push_back(0);
   if (routes.empty()) routes.push_back("");
+  if (waits.empty()) waits.push_back(-1);
   for (int c : cs)
     for (int cap : caps)
       for (const std::string& reuse : reuses)
         for (int bpc : bpcs)
-          for (const std::string& route : routes) {
-            std::string label;
-            auto add = [&](const std::string& part) { label += (label.empty() ? "" : "-") + part; };
-            if (c > 0) add("c" + std::to_string(c));
-            if (cap > 0) add("cap" + std::to_string(cap));
-            if (!reuse.empty()) add("reuse-" + reuse);
-            if (bpc > 0) add("bpc" + std::to_string(bpc));
-            if (!route.empty()) {
-              std::string name = route;  // "llama,default" -> "route-llama+default"
-              std::replace(name.begin(), name.end(), ',', '+');
-              add("route-" + name);
+          for (const std::string& route : routes)
+            for (int wait : waits) {
+              std::string label;
+              auto add = [&](const std::string& part) {
+                label += (label.empty() ? "" : "-") + part;
+              };
+              if (c > 0) add("c" + std::to_string(c));
+              if (cap > 0) add("cap" + std::to_string(cap));
+              if (!reuse.empty()) add("reuse-" + reuse);
+              if (bpc > 0) add("bpc" + std::to_string(bpc));
+              if (!route.empty()) {
+                std::string name = route;  // "llama,default" -> "route-llama+default"
+                std::replace(name.begin(), name.end(), ',', '+');
+                add("route-" + name);
+              }
+              if (wait >= 0) add("wait" + std::to_string(wait));
+              points.push_back({label, c, cap, reuse, bpc, route, wait});
             }
-            points.push_back({label, c, cap, reuse, bpc, route});
-          }
   std::vector<SweepPoint> done;
   int rc = 0;
   int run_no = 0;
@@ -258,6 +265,16 @@ int RunBenchCommand(BenchArgs args) {
         std::fprintf(stderr, "nunchi bench: route %s is recorded, not set\n", p.route.c_str());
       }
     }
+    if (p.escalation_wait_ms >= 0) {
+      // How long the cascade waits for the LLM: `serve --escalation-wait-ms N`.
+      if (!run.naive && run.target.empty()) {
+        run.server_args.push_back("--escalation-wait-ms");
+        run.server_args.push_back(std::to_string(p.escalation_wait_ms));
+      } else {
+        std::fprintf(stderr, "nunchi bench: escalation wait %d ms is recorded, not set\n",
+                     p.escalation_wait_ms);
+      }
+    }
     if (p.bundle_cap > 0) {
       run.load.bundle_cap = p.bundle_cap;
       run.load.initial_comments = std::min(run.load.initial_comments, p.bundle_cap);
@@ -297,10 +314,11 @@ int RunBenchCommand(BenchArgs args) {
     }
     std::printf("sweep: %zu points -> %s/sweep.csv, %s/sweep.html\n", done.size(),
                 args.out_dir.c_str(), args.out_dir.c_str());
-    // Routes measured in one invocation: each point's latency against the first's.
-    if (!args.sweep_route.empty() && !done.empty() && done.front().summary.p95 > 0)
+    // Routes or waits measured in one invocation: each point's latency against the first's.
+    const bool ratios = !args.sweep_route.empty() || !args.sweep_escalation_wait_ms.empty();
+    if (ratios && !done.empty() && done.front().summary.p95 > 0)
       for (const SweepPoint& d : done)
-        std::printf("route ratio %s / %s: P95 %.2f s / %.2f s = %.2fx\n", d.label.c_str(),
+        std::printf("ratio %s / %s: P95 %.2f s / %.2f s = %.2fx\n", d.label.c_str(),
                     done.front().label.c_str(), d.summary.p95, done.front().summary.p95,
                     d.summary.p95 / done.front().summary.p95);
   }

@@ -23,6 +23,7 @@ struct BenchArgs {
   std::vector<std::string> sweep_prefix_reuse;  // "on", "off"; empty: no sweep
   std::vector<int> sweep_bundles_per_call;      // batch prompting; empty: no sweep
   std::vector<std::string> sweep_route;         // serve --route per point; empty: no sweep
+  std::vector<int> sweep_escalation_wait_ms;    // serve --escalation-wait-ms; empty: no sweep
 };
 
 // Returns the process exit code (0 when every run finished).

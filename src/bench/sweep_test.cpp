@@ -92,8 +92,29 @@ TEST(BenchSweep, RoutesRunInOneInvocationWithRatios) {
     EXPECT_NE(r["conditions"]["server_args"].dump().find(route), std::string::npos);
   }
   const std::string stdout_text = Read(out + ".stdout");
-  EXPECT_NE(stdout_text.find("route ratio route-default / route-auto: P95"), std::string::npos)
+  EXPECT_NE(stdout_text.find("ratio route-default / route-auto: P95"), std::string::npos)
       << stdout_text;
+  RemoveSweep(out);
+}
+
+// Escalation waits in one invocation: each point's server gets serve
+// --escalation-wait-ms N, records it, and is put against the first point.
+TEST(BenchSweep, EscalationWaitsRunInOneInvocationWithRatios) {
+  const std::string out = RunSweep("nunchi-bench-waits", "--sweep-escalation-wait-ms 4000,250");
+  ASSERT_FALSE(HasFailure());
+  std::istringstream csv(Read(out + "/sweep.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  std::vector<std::string> labels;
+  while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(labels, (std::vector<std::string>{"wait4000", "wait250"}));
+  for (const char* wait : {"4000", "250"}) {
+    auto r = nlohmann::json::parse(Read(out + "/wait" + wait + "/results.json"));
+    const std::string args = r["conditions"]["server_args"].dump();
+    EXPECT_NE(args.find("--escalation-wait-ms " + std::string(wait)), std::string::npos) << args;
+  }
+  const std::string stdout_text = Read(out + ".stdout");
+  EXPECT_NE(stdout_text.find("ratio wait250 / wait4000: P95"), std::string::npos) << stdout_text;
   RemoveSweep(out);
 }
 
