@@ -298,6 +298,14 @@ inline constexpr MarkerCue kMarkers[] = {
     {"라고해주십시오", Marker::kInjection}, {"로분류하", Marker::kInjection}, {"으로분류하", Marker::kInjection},
     {"무시하십시오", Marker::kInjection}, {"신호는무시", Marker::kInjection}, {"labelthis", Marker::kInjection},
     {"markthis", Marker::kInjection}, {"classifythis", Marker::kInjection},
+    // Fifteenth round (blind-44 in training): the machine addressed in dialect or politely, and
+    // "forget the rules" (counts over every labeled file: 규칙 잊/무시 IRRELEVANT 14 of 14,
+    // 읽는/분석하는 인공지능·컴퓨터 8 of 8, 인공지능아/님/양반 and 컴퓨터 양반 6 of 6).
+    {"컴퓨터양반", Marker::kInjection}, {"읽는컴퓨터", Marker::kInjection},
+    {"인공지능아", Marker::kInjection}, {"인공지능님", Marker::kInjection},
+    {"인공지능양반", Marker::kInjection}, {"읽는인공지능", Marker::kInjection},
+    {"분석하는인공지능", Marker::kInjection}, {"규칙다잊", Marker::kInjection},
+    {"규칙잊", Marker::kInjection}, {"규칙을잊", Marker::kInjection},
     {"이글의혼잡도", Marker::kInjection}, {"이글은혼잡도", Marker::kInjection}, {"이게시글", Marker::kInjection},
     {"이댓글은", Marker::kInjection}, {"분류기", Marker::kInjection}, {"시스템테스트", Marker::kInjection},
     {"높음으로판단", Marker::kInjection}, {"낮음으로판단", Marker::kInjection}, {"높음으로분류", Marker::kInjection},

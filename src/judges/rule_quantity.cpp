@@ -15,6 +15,10 @@ using numerals::Near;
 using numerals::Number;
 using numerals::ParseNumber;
 
+// "백십이번", "칠십팔번": a ticket number in Sino-Korean words. Ten or more, so that
+// "한 번" (once) and "두세 번" (a few times) stay counts of times.
+bool IsWordTicket(const Number& n) { return !n.digits && !n.few && !n.range && n.value >= 10; }
+
 // Words before a figure that make it a wait or a queue.
 bool WaitBefore(std::string_view t, size_t from, size_t to) {
   return Near(t, from, to, {"대기", "웨이팅", "기다", "줄", "예상", "앞에"});
@@ -294,7 +298,7 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.unit = WaitInfo::kTeams;
     out->info.amount = std::max(0.0, n.value - 1);
     len = p + 6 - pos;
-  } else if (n.digits && At(t, p, "번") &&
+  } else if ((n.digits || IsWordTicket(n)) && At(t, p, "번") &&
              Near(t, before_lo, pos, {"대기번호", "번호표", "대기표", "번호"})) {
     out->info.unit = WaitInfo::kTicket;
     out->info.amount = n.value;
@@ -357,13 +361,10 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
     for (size_t p = t.find(now, from); p != std::string_view::npos; p = t.find(now, p + 1)) {
       size_t q = p + now.size();
       if (At(t, q, "까지")) q += 6;
-      if (q >= t.size() || !IsDigit(t[q])) continue;
-      double v = 0;
-      size_t r = q;
-      while (r < t.size() && IsDigit(t[r])) v = v * 10 + (t[r++] - '0');
-      if (!At(t, r, "번")) continue;
+      Number n = ParseNumber(t, q);
+      if (n.len == 0 || !(n.digits || IsWordTicket(n)) || !At(t, q + n.len, "번")) continue;
       *at = q;
-      return v;
+      return n.value;
     }
   }
   return -1;

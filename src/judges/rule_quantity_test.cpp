@@ -69,6 +69,11 @@ TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
   // Numbers called ahead: the bounds of teams ahead.
   ExpectWait("번호표 37번 받음 지금 21번 호출중", WaitInfo::kTeams, 16, Level::kHigh);
   ExpectWait("번호표 143번 받았고 지금 137번 부르는 중", WaitInfo::kTeams, 6, Level::kMedium);
+  // The same in Sino-Korean words (fifteenth round); "한 번", "두세 번" stay counts of times.
+  ExpectWait("번호표가 백십이번이여 지금 칠십팔번 부르고 있구만", WaitInfo::kTeams, 34,
+             Level::kHigh);
+  ExpectWait("번호표 삼십번 받았어요", WaitInfo::kTicket, 30, Level::kMedium);
+  ExpectNoWait("번호표 한 번 더 뽑았어요");
   auto figs = FindFigures(MakeCompact("번호표 10번인데 지금 9번").text);
   ASSERT_EQ(figs.size(), 1u);  // the number called is not a queue of its own
   EXPECT_EQ(figs[0].form, FigureForm::kAhead);
