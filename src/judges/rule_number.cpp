@@ -199,4 +199,14 @@ Number ParseNumber(std::string_view t, size_t pos) {
   return sino.len > native.len ? sino : native;
 }
 
+bool IsHedgedCount(std::string_view clause) {
+  if (std::none_of(clause.begin(), clause.end(), IsDigit)) return false;
+  for (std::string_view e : {"명쯤", "명정도", "팀쯤", "팀정도"})
+    if (clause.ends_with(e)) return true;
+  if (!clause.ends_with("people") && !clause.ends_with("ppl")) return false;
+  for (std::string_view h : {"maybe", "like", "about", "around"})
+    if (clause.find(h) != std::string_view::npos) return true;
+  return false;
+}
+
 }  // namespace nunchi::judges::numerals

@@ -27,4 +27,8 @@ struct Number {
 // The number that starts at pos of the compact text t (len 0: none; also 0 inside a number).
 Number ParseNumber(std::string_view t, size_t pos);
 
+// Whether a clause of the compact text is a head count with a hedge and digits: "15명쯤",
+// "20팀정도", "maybe 50 people" (the question pass: such a clause with "?" asks nothing).
+bool IsHedgedCount(std::string_view clause);
+
 }  // namespace nunchi::judges::numerals

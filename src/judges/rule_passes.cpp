@@ -6,6 +6,7 @@
 
 #include "judges/cause_text.h"
 #include "judges/lexicon.h"
+#include "judges/rule_number.h"
 
 namespace nunchi::judges {
 
@@ -226,22 +227,6 @@ void TimePass(RuleState* s) {
   }
 }
 
-namespace {
-
-// A clause that is a figure of people or teams with a hedge: "15명쯤", "maybe 50 people".
-bool IsHedgedCount(std::string_view body) {
-  if (std::none_of(body.begin(), body.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-    return false;
-  for (std::string_view e : {"명쯤", "명정도", "팀쯤", "팀정도"})
-    if (body.ends_with(e)) return true;
-  if (!body.ends_with("people") && !body.ends_with("ppl")) return false;
-  for (std::string_view h : {"maybe", "like", "about", "around"})
-    if (body.find(h) != std::string_view::npos) return true;
-  return false;
-}
-
-}  // namespace
-
 void QuestionPass(RuleState* s) {
   s->question.assign(s->c.clause_is_question.begin(), s->c.clause_is_question.end());
   s->question.resize(s->nc, 0);
@@ -277,7 +262,7 @@ void QuestionPass(RuleState* s) {
   }
   // "지금 딱 15명쯤?", "maybe 50 people??": a head count ending in a hedge asks nothing either.
   for (size_t k = 0; k < s->nc; ++k) {
-    if (s->question[k] && IsHedgedCount(ClauseBody(s->c, k))) s->question[k] = 0;
+    if (s->question[k] && numerals::IsHedgedCount(ClauseBody(s->c, k))) s->question[k] = 0;
   }
 }
 
