@@ -116,6 +116,12 @@ void AddBenchCommand(CLI::App& app) {
                   "--escalation-wait-ms N), with each point's P95 against the first's")
       ->delimiter(',')
       ->check(CLI::Range(0, 3600000));
+  cmd->add_option("--sweep-background-chunk", a.sweep_background_chunk,
+                  "e.g. 0,64: prompt tokens a deferred cascade call prefills per engine step per "
+                  "point (adds serve --background-chunk N), with each point's P95 against the "
+                  "first's")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1 << 20));
   // The comparison in one run: (a) nunchi in-process, (b) naive client, (c) nunchi remote.
   bench::CompareArgs& ca = f->compare_args;
   cmd->add_option("--compare", f->compare,

@@ -48,6 +48,7 @@ Result<LlamaChainParts> MakeLlamaJudge(const JudgeOptions& o, MetricsRegistry* m
                   : o.flash_attn == "auto" ? llama::FlashAttention::kAuto
                                            : llama::FlashAttention::kOff;
   eo.kv_unified = o.kv_unified;
+  eo.background_chunk = o.background_chunk;
   eo.cache_dir = o.prefix_reuse ? o.cache_dir : "";
   if (!o.prefix_reuse) {
     eo.max_cached = 0;

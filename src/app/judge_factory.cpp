@@ -162,6 +162,12 @@ void AddJudgeFlags(CLI::App* cmd, JudgeOptions* o) {
                   "deadline); later answers replace the cheap ones for the next cycles")
       ->check(CLI::Range(0, 3'600'000))
       ->capture_default_str();
+  cmd->add_option("--background-chunk", o->background_chunk,
+                  "Most prompt tokens a deferred cascade call prefills per llama.cpp step, so "
+                  "that an escalation somebody waits for starts soon after it arrives (0: the "
+                  "whole batch)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
   cmd->add_option("--model", o->model_path, "GGUF model for the in-process llama.cpp judge");
   cmd->add_option("--threads", o->threads, "llama.cpp threads (0: all cores)")
       ->capture_default_str();

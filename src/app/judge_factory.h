@@ -51,6 +51,9 @@ struct JudgeOptions {
   // One KV buffer for all sequences instead of a stream each: decodes short
   // prompts faster, prefills long ones slower (docs/benchmarks.md, "KV layout").
   bool kv_unified = false;
+  // Most prompt tokens a deferred (background) request prefills per decode
+  // step (llama::EngineOptions::background_chunk); 0: the whole batch.
+  int background_chunk = 64;
   int prefix_cache_mb = 2048;  // host memory for saved prefix states
   std::string cache_dir;       // saved prefix states ("" = DATA_DIR/prefix-cache for serve)
   bool prefix_reuse = true;

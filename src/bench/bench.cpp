@@ -64,6 +64,7 @@ struct Point {
   int bundles_per_call = 0;     // 0: as given
   std::string route;            // serve --route; empty: as given
   int escalation_wait_ms = -1;  // serve --escalation-wait-ms; -1: as given
+  int background_chunk = -1;    // serve --background-chunk; -1: as given
 };
 
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
@@ -190,36 +191,40 @@ int RunBenchCommand(BenchArgs args) {
   std::vector<int> bpcs = args.sweep_bundles_per_call;
   std::vector<std::string> routes = args.sweep_route;
   std::vector<int> waits = args.sweep_escalation_wait_ms;
+  std::vector<int> chunks = args.sweep_background_chunk;
   const bool sweep = !cs.empty() || !caps.empty() || !reuses.empty() || !bpcs.empty() ||
-                     !routes.empty() || !waits.empty();
+                     !routes.empty() || !waits.empty() || !chunks.empty();
   if (cs.empty()) cs.push_back(0);
   if (caps.empty()) caps.push_back(0);
   if (reuses.empty()) reuses.push_back("");
   if (bpcs.empty()) bpcs.push_back(0);
   if (routes.empty()) routes.push_back("");
   if (waits.empty()) waits.push_back(-1);
+  if (chunks.empty()) chunks.push_back(-1);
   for (int c : cs)
     for (int cap : caps)
       for (const std::string& reuse : reuses)
         for (int bpc : bpcs)
           for (const std::string& route : routes)
-            for (int wait : waits) {
-              std::string label;
-              auto add = [&](const std::string& part) {
-                label += (label.empty() ? "" : "-") + part;
-              };
-              if (c > 0) add("c" + std::to_string(c));
-              if (cap > 0) add("cap" + std::to_string(cap));
-              if (!reuse.empty()) add("reuse-" + reuse);
-              if (bpc > 0) add("bpc" + std::to_string(bpc));
-              if (!route.empty()) {
-                std::string name = route;  // "llama,default" -> "route-llama+default"
-                std::replace(name.begin(), name.end(), ',', '+');
-                add("route-" + name);
+            for (int wait : waits)
+              for (int chunk : chunks) {
+                std::string label;
+                auto add = [&](const std::string& part) {
+                  label += (label.empty() ? "" : "-") + part;
+                };
+                if (c > 0) add("c" + std::to_string(c));
+                if (cap > 0) add("cap" + std::to_string(cap));
+                if (!reuse.empty()) add("reuse-" + reuse);
+                if (bpc > 0) add("bpc" + std::to_string(bpc));
+                if (!route.empty()) {
+                  std::string name = route;  // "llama,default" -> "route-llama+default"
+                  std::replace(name.begin(), name.end(), ',', '+');
+                  add("route-" + name);
+                }
+                if (wait >= 0) add("wait" + std::to_string(wait));
+                if (chunk >= 0) add("chunk" + std::to_string(chunk));
+                points.push_back({label, c, cap, reuse, bpc, route, wait, chunk});
               }
-              if (wait >= 0) add("wait" + std::to_string(wait));
-              points.push_back({label, c, cap, reuse, bpc, route, wait});
-            }
   std::vector<SweepPoint> done;
   int rc = 0;
   int run_no = 0;
@@ -275,6 +280,16 @@ int RunBenchCommand(BenchArgs args) {
                      p.escalation_wait_ms);
       }
     }
+    if (p.background_chunk >= 0) {
+      // Deferred prefill per engine step: `serve --background-chunk N`.
+      if (!run.naive && run.target.empty()) {
+        run.server_args.push_back("--background-chunk");
+        run.server_args.push_back(std::to_string(p.background_chunk));
+      } else {
+        std::fprintf(stderr, "nunchi bench: background chunk %d is recorded, not set\n",
+                     p.background_chunk);
+      }
+    }
     if (p.bundle_cap > 0) {
       run.load.bundle_cap = p.bundle_cap;
       run.load.initial_comments = std::min(run.load.initial_comments, p.bundle_cap);
@@ -315,7 +330,8 @@ int RunBenchCommand(BenchArgs args) {
     std::printf("sweep: %zu points -> %s/sweep.csv, %s/sweep.html\n", done.size(),
                 args.out_dir.c_str(), args.out_dir.c_str());
     // Routes or waits measured in one invocation: each point's latency against the first's.
-    const bool ratios = !args.sweep_route.empty() || !args.sweep_escalation_wait_ms.empty();
+    const bool ratios = !args.sweep_route.empty() || !args.sweep_escalation_wait_ms.empty() ||
+                        !args.sweep_background_chunk.empty();
     if (ratios && !done.empty() && done.front().summary.p95 > 0)
       for (const SweepPoint& d : done)
         std::printf("ratio %s / %s: P95 %.2f s / %.2f s = %.2fx\n", d.label.c_str(),

@@ -24,6 +24,7 @@ struct BenchArgs {
   std::vector<int> sweep_bundles_per_call;      // batch prompting; empty: no sweep
   std::vector<std::string> sweep_route;         // serve --route per point; empty: no sweep
   std::vector<int> sweep_escalation_wait_ms;    // serve --escalation-wait-ms; empty: no sweep
+  std::vector<int> sweep_background_chunk;      // serve --background-chunk; empty: no sweep
 };
 
 // Returns the process exit code (0 when every run finished).

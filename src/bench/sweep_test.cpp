@@ -118,5 +118,26 @@ TEST(BenchSweep, EscalationWaitsRunInOneInvocationWithRatios) {
   RemoveSweep(out);
 }
 
+// Background chunks in one invocation: each point's server gets serve
+// --background-chunk N, records it, and is put against the first point.
+TEST(BenchSweep, BackgroundChunksRunInOneInvocationWithRatios) {
+  const std::string out = RunSweep("nunchi-bench-chunks", "--sweep-background-chunk 0,64");
+  ASSERT_FALSE(HasFailure());
+  std::istringstream csv(Read(out + "/sweep.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  std::vector<std::string> labels;
+  while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(labels, (std::vector<std::string>{"chunk0", "chunk64"}));
+  for (const char* chunk : {"0", "64"}) {
+    auto r = nlohmann::json::parse(Read(out + "/chunk" + chunk + "/results.json"));
+    const std::string args = r["conditions"]["server_args"].dump();
+    EXPECT_NE(args.find("--background-chunk " + std::string(chunk)), std::string::npos) << args;
+  }
+  const std::string stdout_text = Read(out + ".stdout");
+  EXPECT_NE(stdout_text.find("ratio chunk64 / chunk0: P95"), std::string::npos) << stdout_text;
+  RemoveSweep(out);
+}
+
 }  // namespace
 }  // namespace nunchi::bench

@@ -48,7 +48,8 @@ LlamaEngine::LlamaEngine(const EngineOptions& options)
 
 Result<std::unique_ptr<LlamaEngine>> LlamaEngine::Create(const EngineOptions& options) {
   InitLlamaRuntime();
-  if (options.max_active < 1 || options.n_batch < 1 || options.n_ctx < 16) {
+  if (options.max_active < 1 || options.n_batch < 1 || options.n_ctx < 16 ||
+      options.background_chunk < 0) {
     return Status(ErrorCode::kInvalidArgument, "engine options out of range");
   }
   if (options.max_active > 256)

@@ -69,10 +69,16 @@ enum class FlashAttention { kOff, kOn, kAuto };
 
 struct EngineOptions {
   std::string model_path;
-  int threads = 2;      // CPU threads for decode and prefill; 0: all
-  int n_ctx = 16384;    // KV cells in all, split evenly: each active sequence
-                        // has a KV stream of n_ctx / max_active cells
-  int n_batch = 512;    // most tokens per llama_decode call
+  int threads = 2;    // CPU threads for decode and prefill; 0: all
+  int n_ctx = 16384;  // KV cells in all, split evenly: each active sequence
+                      // has a KV stream of n_ctx / max_active cells
+  int n_batch = 512;  // most tokens per llama_decode call
+  // Most prompt tokens a request below the default priority (the cascade's
+  // deferred calls, EngineRequest::priority < 0) puts in one llama_decode: a
+  // request of a higher priority that arrives meanwhile waits for at most one
+  // such step instead of a full n_batch one (512 prompt tokens were ~5 s on
+  // the 2-core box, longer than the cascade's 4 s wait). 0: n_batch.
+  int background_chunk = 64;
   int max_active = 4;   // sequences decoded together
   int max_cached = 24;  // prefix cache entries (host memory)
   // Host memory the prefix cache's states may take (a 0.6B model's state is

@@ -255,6 +255,8 @@ bool LlamaEngine::Step() {
       continue;
     }
     taken[i] = std::min({s.pending.size(), room, n_ctx_seq - s.n_past});
+    if (s.prefilling && s.job->request.priority < 0 && options_.background_chunk > 0)
+      taken[i] = std::min(taken[i], static_cast<size_t>(options_.background_chunk));
     room -= taken[i];
   }
   std::vector<size_t> order(st.slots.size());

@@ -393,6 +393,38 @@ TEST(LlamaEngine, ALowerPriorityRequestYieldsToAHigherOne) {
   }
 }
 
+// A request below the default priority (the cascade's deferred calls) puts
+// at most background_chunk prompt tokens in one decode, so that a request of
+// a higher priority arriving meanwhile waits for one short step; the default
+// priority, or background_chunk 0, takes n_batch tokens a step.
+TEST(LlamaEngine, ABackgroundPromptGoesInByChunks) {
+  struct Case {
+    int priority;
+    int chunk;
+    int min_steps, max_steps;
+  };
+  for (const Case c : {Case{-1, 8, 6 + 1, 6 + 3}, Case{0, 8, 1, 3}, Case{-1, 0, 1, 3}}) {
+    EngineOptions o = TinyEngineOptions();
+    o.n_batch = 64;
+    o.max_active = 1;
+    o.background_chunk = c.chunk;
+    o.loop_hold.max_steps = 0;
+    auto steps = std::make_shared<std::atomic<int>>(0);
+    o.fault_hook = [steps](const EngineRequest&) { steps->fetch_add(1); };
+    auto engine = MakeEngine(o);
+    EngineRequest req;
+    for (int k = 0; k < 48; ++k) req.prompt_tokens.push_back(300 + k);
+    req.max_tokens = 2;
+    req.retry_on_loop = false;
+    req.priority = c.priority;
+    auto result = engine->Submit(std::move(req)).get();
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->computed_tokens, 48);
+    EXPECT_GE(steps->load(), c.min_steps) << "priority " << c.priority << ", chunk " << c.chunk;
+    EXPECT_LE(steps->load(), c.max_steps) << "priority " << c.priority << ", chunk " << c.chunk;
+  }
+}
+
 // A throw on the engine thread (the fault hook, before a step's decode)
 // fails that step's requests with kInternal, is counted, and the engine goes
 // on answering: the process does not end.
