@@ -67,6 +67,17 @@ struct Point {
   int background_chunk = -1;    // serve --background-chunk; -1: as given
 };
 
+// A sweep point's `serve FLAG VALUE` for the server the bench starts; with
+// --target or the naive client there is none, so the value is only recorded.
+void PassToServer(RunOptions* run, const char* flag, const std::string& value) {
+  if (!run->naive && run->target.empty()) {
+    run->server_args.push_back(flag);
+    run->server_args.push_back(value);
+  } else {
+    std::fprintf(stderr, "nunchi bench: %s %s is recorded, not set\n", flag, value.c_str());
+  }
+}
+
 std::vector<std::string> WithConcurrency(std::vector<std::string> args, int c) {
   bool placed = false;
   for (auto& a : args)
@@ -250,46 +261,21 @@ int RunBenchCommand(BenchArgs args) {
                      p.prefix_reuse.c_str());
     }
     if (p.bundles_per_call > 0) {
-      // Batch prompting in nunchi's in-process LLM judge: `serve --bundles-per-call N`.
+      // Batch prompting in nunchi's in-process LLM judge.
       cond.bundles_per_call = p.bundles_per_call;
-      if (!run.naive && run.target.empty()) {
-        run.server_args.push_back("--bundles-per-call");
-        run.server_args.push_back(std::to_string(p.bundles_per_call));
-      } else {
-        std::fprintf(stderr, "nunchi bench: bundles per call %d is recorded, not set\n",
-                     p.bundles_per_call);
-      }
+      PassToServer(&run, "--bundles-per-call", std::to_string(p.bundles_per_call));
     }
     if (!p.route.empty()) {
-      // The judge route of the managed server: `serve --route R`.
+      // The judge route of the managed server.
       cond.route = p.route;
-      if (!run.naive && run.target.empty()) {
-        run.server_args.push_back("--route");
-        run.server_args.push_back(p.route);
-      } else {
-        std::fprintf(stderr, "nunchi bench: route %s is recorded, not set\n", p.route.c_str());
-      }
+      PassToServer(&run, "--route", p.route);
     }
-    if (p.escalation_wait_ms >= 0) {
-      // How long the cascade waits for the LLM: `serve --escalation-wait-ms N`.
-      if (!run.naive && run.target.empty()) {
-        run.server_args.push_back("--escalation-wait-ms");
-        run.server_args.push_back(std::to_string(p.escalation_wait_ms));
-      } else {
-        std::fprintf(stderr, "nunchi bench: escalation wait %d ms is recorded, not set\n",
-                     p.escalation_wait_ms);
-      }
-    }
-    if (p.background_chunk >= 0) {
-      // Deferred prefill per engine step: `serve --background-chunk N`.
-      if (!run.naive && run.target.empty()) {
-        run.server_args.push_back("--background-chunk");
-        run.server_args.push_back(std::to_string(p.background_chunk));
-      } else {
-        std::fprintf(stderr, "nunchi bench: background chunk %d is recorded, not set\n",
-                     p.background_chunk);
-      }
-    }
+    // How long the cascade waits for the LLM.
+    if (p.escalation_wait_ms >= 0)
+      PassToServer(&run, "--escalation-wait-ms", std::to_string(p.escalation_wait_ms));
+    // Deferred prefill per engine step.
+    if (p.background_chunk >= 0)
+      PassToServer(&run, "--background-chunk", std::to_string(p.background_chunk));
     if (p.bundle_cap > 0) {
       run.load.bundle_cap = p.bundle_cap;
       run.load.initial_comments = std::min(run.load.initial_comments, p.bundle_cap);

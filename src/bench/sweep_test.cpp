@@ -97,46 +97,43 @@ TEST(BenchSweep, RoutesRunInOneInvocationWithRatios) {
   RemoveSweep(out);
 }
 
-// Escalation waits in one invocation: each point's server gets serve
-// --escalation-wait-ms N, records it, and is put against the first point.
-TEST(BenchSweep, EscalationWaitsRunInOneInvocationWithRatios) {
-  const std::string out = RunSweep("nunchi-bench-waits", "--sweep-escalation-wait-ms 4000,250");
-  ASSERT_FALSE(HasFailure());
+// A one-flag sweep in one invocation: the CSV has one row per value in order,
+// each point's server got `serve FLAG VALUE` and recorded it, and every point
+// is put against the first.
+void ExpectServeFlagSweep(const std::string& name, const std::string& flag,
+                          const std::string& label, const std::vector<std::string>& values) {
+  std::string list;
+  for (const std::string& v : values) list += (list.empty() ? "" : ",") + v;
+  const std::string out = RunSweep(name, "--sweep-" + flag.substr(2) + " " + list);
+  ASSERT_FALSE(::testing::Test::HasFailure());
   std::istringstream csv(Read(out + "/sweep.csv"));
   std::string header, line;
   std::getline(csv, header);
-  std::vector<std::string> labels;
+  std::vector<std::string> labels, want;
   while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
-  EXPECT_EQ(labels, (std::vector<std::string>{"wait4000", "wait250"}));
-  for (const char* wait : {"4000", "250"}) {
-    auto r = nlohmann::json::parse(Read(out + "/wait" + wait + "/results.json"));
+  for (const std::string& v : values) want.push_back(label + v);
+  EXPECT_EQ(labels, want);
+  for (const std::string& v : values) {
+    auto r = nlohmann::json::parse(Read(out + "/" + label + v + "/results.json"));
     const std::string args = r["conditions"]["server_args"].dump();
-    EXPECT_NE(args.find("--escalation-wait-ms " + std::string(wait)), std::string::npos) << args;
+    EXPECT_NE(args.find(flag + " " + v), std::string::npos) << args;
   }
   const std::string stdout_text = Read(out + ".stdout");
-  EXPECT_NE(stdout_text.find("ratio wait250 / wait4000: P95"), std::string::npos) << stdout_text;
+  const std::string ratio = "ratio " + want.back() + " / " + want.front() + ": P95";
+  EXPECT_NE(stdout_text.find(ratio), std::string::npos) << stdout_text;
   RemoveSweep(out);
+}
+
+// Escalation waits in one invocation: each point's server gets serve
+// --escalation-wait-ms N, records it, and is put against the first point.
+TEST(BenchSweep, EscalationWaitsRunInOneInvocationWithRatios) {
+  ExpectServeFlagSweep("nunchi-bench-waits", "--escalation-wait-ms", "wait", {"4000", "250"});
 }
 
 // Background chunks in one invocation: each point's server gets serve
 // --background-chunk N, records it, and is put against the first point.
 TEST(BenchSweep, BackgroundChunksRunInOneInvocationWithRatios) {
-  const std::string out = RunSweep("nunchi-bench-chunks", "--sweep-background-chunk 0,64");
-  ASSERT_FALSE(HasFailure());
-  std::istringstream csv(Read(out + "/sweep.csv"));
-  std::string header, line;
-  std::getline(csv, header);
-  std::vector<std::string> labels;
-  while (std::getline(csv, line)) labels.push_back(line.substr(0, line.find(',')));
-  EXPECT_EQ(labels, (std::vector<std::string>{"chunk0", "chunk64"}));
-  for (const char* chunk : {"0", "64"}) {
-    auto r = nlohmann::json::parse(Read(out + "/chunk" + chunk + "/results.json"));
-    const std::string args = r["conditions"]["server_args"].dump();
-    EXPECT_NE(args.find("--background-chunk " + std::string(chunk)), std::string::npos) << args;
-  }
-  const std::string stdout_text = Read(out + ".stdout");
-  EXPECT_NE(stdout_text.find("ratio chunk64 / chunk0: P95"), std::string::npos) << stdout_text;
-  RemoveSweep(out);
+  ExpectServeFlagSweep("nunchi-bench-chunks", "--background-chunk", "chunk", {"0", "64"});
 }
 
 }  // namespace
