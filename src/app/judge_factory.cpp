@@ -10,6 +10,7 @@
 #include "judges/default_judge.h"
 #include "judges/router.h"
 #include "llm/prompt.h"
+#include "ops/log.h"
 #ifdef NUNCHI_HAVE_REMOTE
 #include "engines/remote/remote_judge.h"
 #include "engines/remote/remote_pool.h"
@@ -291,6 +292,33 @@ void ExportCascade(MetricsRegistry* metrics, judges::Cascade* cascade, const std
 
 }  // namespace
 
+namespace {
+
+// One line per escalated call: debug, or info when somebody waited and the
+// answer came after the wait (to explain a late escalation, not guess at it).
+void LogEscalation(const judges::CascadeCallReport& r) {
+  const LogLevel level = r.late ? LogLevel::kInfo : LogLevel::kDebug;
+  if (!LogEnabled(level)) return;
+  char msg[160];
+  std::snprintf(msg, sizeof msg,
+                "%s escalation of %zu target(s): planned %.2f s, queued %.2f s, "
+                "llm %.2f s%s",
+                r.deferred ? "deferred" : "waited", r.targets, r.predicted_s, r.queued_s, r.llm_s,
+                r.late ? ", after the wait" : "");
+  LogEvent(level, "escalation", msg,
+           {{"targets", r.targets},
+            {"deferred", r.deferred},
+            {"late", r.late},
+            {"failed", r.failed},
+            {"in_flight_at_start", r.in_flight_at_start},
+            {"max_text_chars", r.max_text_chars},
+            {"predicted_s", r.predicted_s},
+            {"queued_s", r.queued_s},
+            {"llm_s", r.llm_s}});
+}
+
+}  // namespace
+
 Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
                                                    MetricsRegistry* metrics) {
   auto chain = std::make_unique<Chain>();
@@ -321,6 +349,7 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     co.threshold = cal->threshold;
     co.calibration_version = cal->version;
     co.max_wait = std::chrono::milliseconds(o.escalation_wait_ms);
+    co.on_call = LogEscalation;
     chain->cascade_ = std::make_unique<judges::Cascade>(chain->judges_.back().get(),
                                                         chain->judges_.front().get(), co);
     const std::string llm(chain->judges_.front()->name());

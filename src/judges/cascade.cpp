@@ -23,6 +23,7 @@ struct Cascade::Call {
   std::vector<Judgment> cheap;    // the cheap judgments, same order
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
+  double predicted_s = 0;
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -99,8 +100,10 @@ double Cascade::target_seconds() const {
 }
 
 std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, Deadline wait_plan,
-                                            Deadline deadline, bool defer) {
+                                            Deadline deadline, bool defer, double* waited_s,
+                                            double* sent_s) {
   std::vector<Plan> plan(extra.size(), Plan::kKept);
+  *waited_s = *sent_s = 0;
   std::lock_guard lock(mu_);
   if (running_.size() >= options_.max_inflight_calls) return plan;
   const auto now = Clock::now();
@@ -126,6 +129,8 @@ std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, De
     sent += cost;
     ++targets_in_flight_;  // held from now: a bundle judged at the same moment sees it
   }
+  *waited_s = waited;
+  *sent_s = sent;
   return plan;
 }
 
@@ -160,8 +165,10 @@ void Cascade::FinishLate(Call& call) {
 
 std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
                                                const std::vector<size_t>& positions,
-                                               const JudgeOutput& out, bool deferred) {
+                                               const JudgeOutput& out, bool deferred,
+                                               double predicted_s) {
   auto call = std::make_shared<Call>();
+  call->predicted_s = predicted_s;
   call->sub = task;
   call->sub.on_late = nullptr;
   call->sub.targets.clear();
@@ -181,7 +188,8 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
   stats_.calls.fetch_add(1);
   {
     std::lock_guard lock(mu_);
-    running_.push_back(std::async(std::launch::async, [this, call, deferred] {
+    const auto submitted = Clock::now();
+    running_.push_back(std::async(std::launch::async, [this, call, deferred, submitted] {
       {
         // A deferred call starts when no waited call is on the engine, so
         // that it does not slow down an answer somebody waits for.
@@ -217,10 +225,31 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
         late = call->abandoned;
       }
       call->cv.notify_all();
+      Report(*call, deferred, late && !deferred,
+             std::chrono::duration<double>(start - submitted).count(), secs);
       if (late) FinishLate(*call);
     }));
   }
   return call;
+}
+
+void Cascade::Report(const Call& call, bool deferred, bool late, double queued_s,
+                     double llm_s) const {
+  if (!options_.on_call) return;
+  CascadeCallReport r;
+  r.targets = call.positions.size();
+  r.deferred = deferred;
+  r.late = late;
+  for (const auto& o : call.out)
+    if (!o.ok()) ++r.failed;
+  r.in_flight_at_start = call.in_flight_at_start;
+  for (size_t index : call.sub.targets)
+    if (index < call.sub.bundle.size())
+      r.max_text_chars = std::max(r.max_text_chars, Utf8Length(call.sub.bundle.at(index).text));
+  r.predicted_s = call.predicted_s;
+  r.queued_s = queued_s;
+  r.llm_s = llm_s;
+  options_.on_call(r);
 }
 
 JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
@@ -258,8 +287,10 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
                                      : task.deadline;
   std::vector<double> extra;  // seconds each one's long text adds, least confident first
   for (size_t pos : unsure) extra.push_back(ExtraSeconds(task, pos));
+  double waited_s = 0, sent_s = 0;
   const std::vector<Plan> plan =
-      llm_ready ? Reserve(extra, plan_until, task.deadline, capped && options_.defer_beyond_wait)
+      llm_ready ? Reserve(extra, plan_until, task.deadline, capped && options_.defer_beyond_wait,
+                          &waited_s, &sent_s)
                 : std::vector<Plan>(unsure.size(), Plan::kKept);
   std::vector<size_t> chosen, deferred;
   for (size_t i = 0; i < unsure.size(); ++i) {
@@ -281,11 +312,11 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   std::shared_ptr<Call> call;
   if (!chosen.empty()) {
     stats_.escalated.fetch_add(chosen.size());
-    call = Launch(task, chosen, out, /*deferred=*/false);
+    call = Launch(task, chosen, out, /*deferred=*/false, waited_s);
   }
   if (!deferred.empty()) {
     stats_.deferred.fetch_add(deferred.size());
-    Launch(task, deferred, out, /*deferred=*/true);
+    Launch(task, deferred, out, /*deferred=*/true, sent_s);
   }
   if (!call) return out;
 

@@ -39,6 +39,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,21 @@
 #include "judges/judge.h"
 
 namespace nunchi::judges {
+
+// One escalated call as it ended, for the server log: enough to tell why an
+// escalation missed its wait (queued behind others, a slow engine, a plan
+// that was wrong, a long text).
+struct CascadeCallReport {
+  size_t targets = 0;             // targets in the call
+  bool deferred = false;          // nobody waited for it
+  bool late = false;              // waited for, and the wait ended before the answer
+  size_t failed = 0;              // targets the LLM did not answer
+  size_t in_flight_at_start = 0;  // other escalated targets on the engine when it started
+  size_t max_text_chars = 0;      // the longest target text, code points
+  double predicted_s = 0;         // the budget's plan: submission to the last target's answer
+  double queued_s = 0;            // submission to start (a deferred call waits for the waited ones)
+  double llm_s = 0;               // start to answer
+};
 
 struct CascadeOptions {
   // Escalate a target whose cheap confidence is below this (from the
@@ -83,6 +99,9 @@ struct CascadeOptions {
   // before the deadline anyway, for the store (deferred).
   bool defer_beyond_wait = true;
   size_t max_inflight_calls = 64;
+  // Called once per escalated call when the LLM has answered (or failed), on
+  // that call's thread; may be empty. Must not call back into the cascade.
+  std::function<void(const CascadeCallReport&)> on_call;
 };
 
 // The engine priority (JudgeTask::priority) of a deferred call: under every
@@ -143,15 +162,18 @@ class Cascade : public Judge {
   // what each one's long text adds): waited for if it fits before
   // wait_plan, else deferred if `defer` and it fits before the deadline,
   // else kept cheap. What is sent counts in flight from here on (Launch's
-  // call takes it off when it ends).
+  // call takes it off when it ends). *waited_s and *sent_s: the seconds
+  // from now the plan expects the waited targets, and all sent ones, done.
   std::vector<Plan> Reserve(const std::vector<double>& extra, Deadline wait_plan, Deadline deadline,
-                            bool defer);
+                            bool defer, double* waited_s, double* sent_s);
   // The seconds the text of task.targets[position] adds over a typical one.
   double ExtraSeconds(const JudgeTask& task, size_t position) const;
   // Sends the targets at `positions` of `task` (cheap answers in `out`) in
   // one call on its own thread; a deferred call is abandoned from the start.
+  // predicted_s: the plan's seconds until its answer (for on_call).
   std::shared_ptr<Call> Launch(const JudgeTask& task, const std::vector<size_t>& positions,
-                               const JudgeOutput& out, bool deferred);
+                               const JudgeOutput& out, bool deferred, double predicted_s);
+  void Report(const Call& call, bool deferred, bool late, double queued_s, double llm_s) const;
   void Observe(double seconds, size_t targets_in_flight);
   void Reap();
   void FinishLate(Call& call);

@@ -489,5 +489,47 @@ TEST(Cascade, AnLlmAnswerWithoutCauseTextGetsTheCheapOneOrOneFromItsCode) {
   EXPECT_FALSE(out[1]->cause_text.empty());
 }
 
+TEST(Cascade, EachCallIsReportedWithItsPlanItsQueueAndWhetherItMissedTheWait) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}, {1, 0.2}};
+  FakeLlm llm;
+  llm.gated = true;  // the waited call misses the wait
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.05;  // one target fits in 0.8 x 100 ms, two do not
+  o.max_wait = 100ms;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<CascadeCallReport> reports;
+  o.on_call = [&](const CascadeCallReport& r) {
+    std::lock_guard lock(mu);
+    reports.push_back(r);
+    cv.notify_all();
+  };
+  LateSink sink;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(2, 60s);
+  task.bundle.comments[0].text = "긴 댓글입니다";  // 7 code points, 19 bytes
+  sink.Attach(task);
+  cascade.JudgeBundle(task);
+  llm.Open();
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return reports.size() >= 2; }));
+  const CascadeCallReport& waited = reports[0];
+  EXPECT_FALSE(waited.deferred);
+  EXPECT_TRUE(waited.late);
+  EXPECT_EQ(waited.targets, 1u);
+  EXPECT_EQ(waited.failed, 0u);
+  EXPECT_NEAR(waited.predicted_s, 0.05, 1e-9);
+  EXPECT_GE(waited.llm_s, 0.09);         // held at the gate past the 100 ms wait
+  EXPECT_EQ(waited.max_text_chars, 4u);  // "post"
+  const CascadeCallReport& deferred = reports[1];
+  EXPECT_TRUE(deferred.deferred);
+  EXPECT_FALSE(deferred.late);
+  EXPECT_NEAR(deferred.predicted_s, 0.10, 1e-9);
+  EXPECT_GE(deferred.queued_s, 0.09);  // started once the waited call was off the engine
+  EXPECT_EQ(deferred.max_text_chars, 7u);
+}
+
 }  // namespace
 }  // namespace nunchi::judges
