@@ -350,6 +350,7 @@ Result<std::unique_ptr<JudgeChain>> MakeJudgeChain(const JudgeOptions& o,
     co.calibration_version = cal->version;
     co.max_wait = std::chrono::milliseconds(o.escalation_wait_ms);
     co.on_call = LogEscalation;
+    if (o.escalation_comments >= 0) co.shown_comments = size_t(o.escalation_comments);
     chain->cascade_ = std::make_unique<judges::Cascade>(chain->judges_.back().get(),
                                                         chain->judges_.front().get(), co);
     const std::string llm(chain->judges_.front()->name());

@@ -24,6 +24,7 @@ struct Cascade::Call {
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
   double predicted_s = 0;
+  size_t context_chars = 0;
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -72,10 +73,32 @@ double Cascade::ExtraSeconds(const JudgeTask& task, size_t position) const {
   const size_t index = task.targets[position];
   if (index >= task.bundle.size()) return 0;
   // Code points, not bytes: a Hangul syllable is three bytes and about one token.
-  const size_t chars = Utf8Length(task.bundle.at(index).text);
+  return CharsSeconds(Utf8Length(task.bundle.at(index).text));
+}
+
+double Cascade::CharsSeconds(size_t chars) const {
   return chars > options_.long_text_chars
              ? options_.char_seconds * double(chars - options_.long_text_chars)
              : 0.0;
+}
+
+size_t Cascade::ContextChars(const JudgeTask& task, const std::vector<size_t>& unsure) const {
+  // Bundle indexes of the unsure targets: their texts count in ExtraSeconds.
+  std::set<size_t> targets;
+  for (size_t pos : unsure)
+    if (pos < task.targets.size()) targets.insert(task.targets[pos]);
+  size_t chars = 0;
+  bool post_cached;
+  {
+    std::lock_guard lock(mu_);
+    post_cached = escalated_posts_.count(task.bundle.post_id) > 0;
+  }
+  if (!post_cached && !targets.count(0)) chars += Utf8Length(task.bundle.post.text);
+  const size_t n = task.bundle.size();
+  const size_t first = n - 1 > options_.shown_comments ? n - options_.shown_comments : 1;
+  for (size_t i = first; i < n; ++i)
+    if (!targets.count(i)) chars += Utf8Length(task.bundle.at(i).text);
+  return chars;
 }
 
 Cascade::Cascade(Judge* cheap, Judge* llm, CascadeOptions options, std::string name)
@@ -99,9 +122,9 @@ double Cascade::target_seconds() const {
   return target_seconds_;
 }
 
-std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, Deadline wait_plan,
-                                            Deadline deadline, bool defer, double* waited_s,
-                                            double* sent_s) {
+std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, double context,
+                                            Deadline wait_plan, Deadline deadline, bool defer,
+                                            double* waited_s, double* sent_s) {
   std::vector<Plan> plan(extra.size(), Plan::kKept);
   *waited_s = *sent_s = 0;
   std::lock_guard lock(mu_);
@@ -114,19 +137,24 @@ std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, De
   // count against the wait; all of them count against the deadline.
   const double busy = options_.call_seconds + per * double(targets_in_flight_);
   double waited = busy, sent = busy;
+  bool any_waited = false, any_deferred = false;
   for (size_t k = 0; k < extra.size(); ++k) {
-    const double cost = per + extra[k];
-    if (sent + cost > deadline_left) continue;
-    if (waited + cost <= wait_left) {
+    // The shown context goes in with the first target of each call.
+    const double as_waited = per + extra[k] + (any_waited ? 0.0 : context);
+    const double as_deferred = per + extra[k] + (any_deferred ? 0.0 : context);
+    if (waited + as_waited <= wait_left && sent + as_waited <= deadline_left) {
       plan[k] = Plan::kWaited;
-      waited += cost;
+      waited += as_waited;
+      sent += as_waited;
+      any_waited = true;
       ++waited_in_flight_;
-    } else if (defer) {
+    } else if (defer && sent + as_deferred <= deadline_left) {
       plan[k] = Plan::kDeferred;
+      sent += as_deferred;
+      any_deferred = true;
     } else {
       continue;
     }
-    sent += cost;
     ++targets_in_flight_;  // held from now: a bundle judged at the same moment sees it
   }
   *waited_s = waited;
@@ -166,9 +194,10 @@ void Cascade::FinishLate(Call& call) {
 std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
                                                const std::vector<size_t>& positions,
                                                const JudgeOutput& out, bool deferred,
-                                               double predicted_s) {
+                                               double predicted_s, size_t context_chars) {
   auto call = std::make_shared<Call>();
   call->predicted_s = predicted_s;
+  call->context_chars = context_chars;
   call->sub = task;
   call->sub.on_late = nullptr;
   call->sub.targets.clear();
@@ -246,6 +275,7 @@ void Cascade::Report(const Call& call, bool deferred, bool late, double queued_s
   for (size_t index : call.sub.targets)
     if (index < call.sub.bundle.size())
       r.max_text_chars = std::max(r.max_text_chars, Utf8Length(call.sub.bundle.at(index).text));
+  r.context_chars = call.context_chars;
   r.predicted_s = call.predicted_s;
   r.queued_s = queued_s;
   r.llm_s = llm_s;
@@ -288,9 +318,10 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   std::vector<double> extra;  // seconds each one's long text adds, least confident first
   for (size_t pos : unsure) extra.push_back(ExtraSeconds(task, pos));
   double waited_s = 0, sent_s = 0;
+  const size_t context_chars = llm_ready && !unsure.empty() ? ContextChars(task, unsure) : 0;
   const std::vector<Plan> plan =
-      llm_ready ? Reserve(extra, plan_until, task.deadline, capped && options_.defer_beyond_wait,
-                          &waited_s, &sent_s)
+      llm_ready ? Reserve(extra, CharsSeconds(context_chars), plan_until, task.deadline,
+                          capped && options_.defer_beyond_wait, &waited_s, &sent_s)
                 : std::vector<Plan>(unsure.size(), Plan::kKept);
   std::vector<size_t> chosen, deferred;
   for (size_t i = 0; i < unsure.size(); ++i) {
@@ -309,14 +340,19 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
                     is_unsure ? CascadeRecord::Outcome::kKeptTime : CascadeRecord::Outcome::kCheap);
   }
   stats_.kept_for_time.fetch_add(unsure.size() - chosen.size());
+  if (!chosen.empty() || !deferred.empty()) {
+    std::lock_guard lock(mu_);
+    if (escalated_posts_.size() >= 4096) escalated_posts_.clear();
+    escalated_posts_.insert(task.bundle.post_id);
+  }
   std::shared_ptr<Call> call;
   if (!chosen.empty()) {
     stats_.escalated.fetch_add(chosen.size());
-    call = Launch(task, chosen, out, /*deferred=*/false, waited_s);
+    call = Launch(task, chosen, out, /*deferred=*/false, waited_s, context_chars);
   }
   if (!deferred.empty()) {
     stats_.deferred.fetch_add(deferred.size());
-    Launch(task, deferred, out, /*deferred=*/true, sent_s);
+    Launch(task, deferred, out, /*deferred=*/true, sent_s, context_chars);
   }
   if (!call) return out;
 

@@ -43,6 +43,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,7 @@ struct CascadeCallReport {
   size_t failed = 0;              // targets the LLM did not answer
   size_t in_flight_at_start = 0;  // other escalated targets on the engine when it started
   size_t max_text_chars = 0;      // the longest target text, code points
+  size_t context_chars = 0;       // other text the prompt shows, likely uncached (below)
   double predicted_s = 0;         // the budget's plan: submission to the last target's answer
   double queued_s = 0;            // submission to start (a deferred call waits for the waited ones)
   double llm_s = 0;               // start to answer
@@ -82,6 +84,14 @@ struct CascadeOptions {
   // the reference loads) and were the escalations that missed the wait.
   size_t long_text_chars = 150;
   double char_seconds = 0.01;
+  // The other text an escalation prompt shows: the post (cached by the
+  // engine once this cascade has escalated the bundle before) and the latest
+  // shown_comments comments (llm::kDefaultEscalationComments; never cached,
+  // they follow the post). Over long_text_chars code points it adds
+  // char_seconds per further one to the first target of each call: the late
+  // escalations of the normal load were short targets whose prompts were
+  // 320 uncached tokens (docs/benchmarks.md).
+  size_t shown_comments = 4;
   // An escalation may still finish this long after the task deadline; its
   // answers then replace the cheap ones through JudgeTask::on_late.
   std::chrono::milliseconds late_grace{60'000};
@@ -164,15 +174,21 @@ class Cascade : public Judge {
   // else kept cheap. What is sent counts in flight from here on (Launch's
   // call takes it off when it ends). *waited_s and *sent_s: the seconds
   // from now the plan expects the waited targets, and all sent ones, done.
-  std::vector<Plan> Reserve(const std::vector<double>& extra, Deadline wait_plan, Deadline deadline,
-                            bool defer, double* waited_s, double* sent_s);
+  // `context`: what the shown text adds to the first target of each call.
+  std::vector<Plan> Reserve(const std::vector<double>& extra, double context, Deadline wait_plan,
+                            Deadline deadline, bool defer, double* waited_s, double* sent_s);
+  // Code points of the text an escalation of `task` shows besides the
+  // `unsure` targets that the engine has likely not cached (CascadeOptions).
+  size_t ContextChars(const JudgeTask& task, const std::vector<size_t>& unsure) const;
+  double CharsSeconds(size_t chars) const;
   // The seconds the text of task.targets[position] adds over a typical one.
   double ExtraSeconds(const JudgeTask& task, size_t position) const;
   // Sends the targets at `positions` of `task` (cheap answers in `out`) in
   // one call on its own thread; a deferred call is abandoned from the start.
-  // predicted_s: the plan's seconds until its answer (for on_call).
+  // predicted_s and context_chars: the plan's, for on_call.
   std::shared_ptr<Call> Launch(const JudgeTask& task, const std::vector<size_t>& positions,
-                               const JudgeOutput& out, bool deferred, double predicted_s);
+                               const JudgeOutput& out, bool deferred, double predicted_s,
+                               size_t context_chars);
   void Report(const Call& call, bool deferred, bool late, double queued_s, double llm_s) const;
   void Observe(double seconds, size_t targets_in_flight);
   void Reap();
@@ -187,9 +203,10 @@ class Cascade : public Judge {
   mutable std::mutex mu_;  // guards the estimate and the running list
   double target_seconds_;
   size_t targets_in_flight_ = 0;
-  size_t waited_in_flight_ = 0;      // of those, in calls somebody waits for
-  size_t active_targets_ = 0;        // of those, in calls that have started
-  std::condition_variable idle_cv_;  // waited_in_flight_ fell to 0
+  size_t waited_in_flight_ = 0;            // of those, in calls somebody waits for
+  size_t active_targets_ = 0;              // of those, in calls that have started
+  std::condition_variable idle_cv_;        // waited_in_flight_ fell to 0
+  std::set<std::string> escalated_posts_;  // post ids sent before (bounded: cleared when full)
   std::vector<std::future<void>> running_;
 };
 

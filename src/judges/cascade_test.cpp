@@ -531,5 +531,49 @@ TEST(Cascade, EachCallIsReportedWithItsPlanItsQueueAndWhetherItMissedTheWait) {
   EXPECT_EQ(deferred.max_text_chars, 7u);
 }
 
+TEST(Cascade, AnUncachedLongPostOrLatestCommentsMakeTheFirstTargetSlower) {
+  ScriptedCheap cheap;
+  cheap.conf = {{1, 0.1}};  // only the short comment is unsure
+  FakeLlm llm;
+  CascadeOptions o = Options(0.9);
+  o.max_wait = 500ms;  // 10 ms a target fits easily; 450 extra syllables x 10 ms do not
+  o.shown_comments = 1;
+  std::vector<CascadeCallReport> reports;
+  std::mutex mu;
+  o.on_call = [&](const CascadeCallReport& r) {
+    std::lock_guard lock(mu);
+    reports.push_back(r);
+  };
+  LateSink sink;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask task = Task(3, 60s);
+  task.bundle.post_id = "p1";
+  task.bundle.post.text = std::string();
+  for (int i = 0; i < 600; ++i) task.bundle.post.text += "가";  // 600 code points
+  sink.Attach(task);
+  // First escalation of the bundle: the post is not cached, so the short
+  // target is predicted slow and deferred.
+  JudgeOutput out = cascade.JudgeBundle(task);
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(cascade.stats().deferred.load(), 1u);
+  ASSERT_EQ(sink.WaitFor(1).size(), 1u);
+  // Again: the post is cached now and the latest comment ("comment") is short.
+  out = cascade.JudgeBundle(task);
+  ASSERT_TRUE(out[1].ok());
+  EXPECT_EQ(out[1]->judge, "llm");
+  EXPECT_EQ(cascade.stats().escalated.load(), 1u);
+  // A long latest comment is shown in every prompt, cached post or not.
+  task.bundle.comments[1].text = task.bundle.post.text;
+  out = cascade.JudgeBundle(task);
+  EXPECT_EQ(out[1]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  EXPECT_EQ(cascade.stats().deferred.load(), 2u);
+  ASSERT_EQ(sink.WaitFor(2).size(), 2u);
+  std::lock_guard lock(mu);
+  ASSERT_GE(reports.size(), 2u);
+  EXPECT_EQ(reports[0].context_chars, 600u + 7u);  // the post and the latest comment
+  EXPECT_EQ(reports[1].context_chars, 7u);         // the latest comment only
+}
+
 }  // namespace
 }  // namespace nunchi::judges
