@@ -5,6 +5,8 @@
 #include <tuple>
 #include <utility>
 
+#include "ops/log.h"
+
 namespace nunchi::llama {
 namespace {
 
@@ -130,9 +132,34 @@ JudgeOutput LlamaJudge::JudgeOne(const JudgeTask& task) {
                        llm::ParseJudgeOutput(r->text, ids, stamp_, &output_counters_, parse));
     };
   }
+  const auto start = llm::EngineClock::now();
   auto result = engine_->Run(std::move(*req), std::move(on_late));
   if (!result.ok()) return AllFailed(ids.size(), result.status());
+  LogCall(*result, start, task.priority, ids.size());
   return llm::ParseJudgeOutput(result->text, ids, stamp_, &output_counters_, parse);
+}
+
+void LlamaJudge::LogCall(const llm::EngineResult& r, llm::EngineClock::time_point start,
+                         int priority, size_t targets) const {
+  if (!LogEnabled(LogLevel::kDebug)) return;
+  auto secs = [&](llm::EngineClock::time_point t) {
+    return t == llm::EngineClock::time_point{} ? -1.0
+                                               : std::chrono::duration<double>(t - start).count();
+  };
+  char msg[160];
+  std::snprintf(msg, sizeof msg, "llama call: %d prompt tokens (%d reused), %d generated, %.2f s",
+                r.prompt_tokens, r.reused_tokens, r.generated_tokens, secs(r.finished_at));
+  LogEvent(LogLevel::kDebug, "llm_call", msg,
+           {{"targets", targets},
+            {"priority", priority},
+            {"prompt_tokens", r.prompt_tokens},
+            {"reused_tokens", r.reused_tokens},
+            {"computed_tokens", r.computed_tokens},
+            {"generated_tokens", r.generated_tokens},
+            {"forced_tokens", r.forced_tokens},
+            {"attempts", r.attempts},
+            {"prefilled_s", secs(r.prefilled_at)},
+            {"finished_s", secs(r.finished_at)}});
 }
 
 std::vector<JudgeOutput> LlamaJudge::JudgeBatch(const std::vector<const JudgeTask*>& tasks) {

@@ -80,6 +80,10 @@ class LlamaJudge : public Judge {
  private:
   LlamaJudge(llm::TextEngine* engine, LlamaJudgeOptions options, llm::PromptTemplate prompt);
   JudgeOutput JudgeOne(const JudgeTask& task);
+  // A debug line per answered call: its tokens (prompt, reused from the
+  // prefix cache, computed, generated) and when it was prefilled and done.
+  void LogCall(const llm::EngineResult& r, llm::EngineClock::time_point start, int priority,
+               size_t targets) const;
   // One batch request over tasks in the given order; one output per task.
   std::vector<JudgeOutput> RunBatch(const std::vector<const JudgeTask*>& tasks);
   Result<llm::EngineRequest> ChatRequest(const llm::RenderedPrompt& rendered) const;
