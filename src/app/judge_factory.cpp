@@ -312,6 +312,7 @@ void LogEscalation(const judges::CascadeCallReport& r) {
             {"failed", r.failed},
             {"in_flight_at_start", r.in_flight_at_start},
             {"max_text_chars", r.max_text_chars},
+            {"context_chars", r.context_chars},
             {"predicted_s", r.predicted_s},
             {"queued_s", r.queued_s},
             {"llm_s", r.llm_s}});
