@@ -287,6 +287,9 @@ void ExportCascade(MetricsRegistry* metrics, judges::Cascade* cascade, const std
         s.overturned);
     m.Gauge("nunchi_cascade_target_seconds", "The budget's current estimate per target.")
         .Set(labels, cascade->target_seconds());
+    m.Gauge("nunchi_cascade_char_seconds",
+            "The budget's current estimate per code point of uncached prompt text.")
+        .Set(labels, cascade->char_seconds());
   });
 }
 
@@ -313,6 +316,7 @@ void LogEscalation(const judges::CascadeCallReport& r) {
             {"in_flight_at_start", r.in_flight_at_start},
             {"max_text_chars", r.max_text_chars},
             {"context_chars", r.context_chars},
+            {"chars", r.chars},
             {"predicted_s", r.predicted_s},
             {"queued_s", r.queued_s},
             {"llm_s", r.llm_s}});

@@ -9,6 +9,16 @@
 
 namespace nunchi::judges {
 
+namespace {
+
+// How far the estimate may move from its prior on one observation: a call
+// of one target may be a few seconds off the prior per target; one of 100
+// uncached code points as far off per 100.
+constexpr double kPriorTargetVariance = 4.0;   // s^2
+constexpr double kPriorCharVariance = 4.0e-4;  // (s per code point)^2
+
+}  // namespace
+
 double CascadeConfidence(const Judgment& j) {
   double rel = j.relevance_confidence < 0 ? 0 : j.relevance_confidence;
   if (j.relevance == Relevance::kIrrelevant) return rel;
@@ -23,8 +33,10 @@ struct Cascade::Call {
   std::vector<Judgment> cheap;    // the cheap judgments, same order
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
+  size_t chars_in_flight_at_start = 0;
   double predicted_s = 0;
   size_t context_chars = 0;
+  size_t chars = 0;  // what the plan counted for it: its targets' text and context_chars
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -69,21 +81,14 @@ bool Agrees(const Judgment& a, const Judgment& b) {
 
 }  // namespace
 
-double Cascade::ExtraSeconds(const JudgeTask& task, size_t position) const {
+size_t Cascade::TargetChars(const JudgeTask& task, size_t position) {
   const size_t index = task.targets[position];
-  if (index >= task.bundle.size()) return 0;
   // Code points, not bytes: a Hangul syllable is three bytes and about one token.
-  return CharsSeconds(Utf8Length(task.bundle.at(index).text));
-}
-
-double Cascade::CharsSeconds(size_t chars) const {
-  return chars > options_.long_text_chars
-             ? options_.char_seconds * double(chars - options_.long_text_chars)
-             : 0.0;
+  return index < task.bundle.size() ? Utf8Length(task.bundle.at(index).text) : 0;
 }
 
 size_t Cascade::ContextChars(const JudgeTask& task, const std::vector<size_t>& unsure) const {
-  // Bundle indexes of the unsure targets: their texts count in ExtraSeconds.
+  // Bundle indexes of the unsure targets: their texts count as theirs.
   std::set<size_t> targets;
   for (size_t pos : unsure)
     if (pos < task.targets.size()) targets.insert(task.targets[pos]);
@@ -106,7 +111,8 @@ Cascade::Cascade(Judge* cheap, Judge* llm, CascadeOptions options, std::string n
       llm_(llm),
       options_(std::move(options)),
       name_(std::move(name)),
-      target_seconds_(options_.target_seconds) {}
+      theta_{options_.target_seconds, options_.char_seconds},
+      p_{{kPriorTargetVariance, 0}, {0, kPriorCharVariance}} {}
 
 Cascade::~Cascade() {
   std::vector<std::future<void>> running;
@@ -119,54 +125,84 @@ Cascade::~Cascade() {
 
 double Cascade::target_seconds() const {
   std::lock_guard lock(mu_);
-  return target_seconds_;
+  return theta_[0];
 }
 
-std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<double>& extra, double context,
+double Cascade::char_seconds() const {
+  std::lock_guard lock(mu_);
+  return theta_[1];
+}
+
+std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<size_t>& chars, size_t context,
                                             Deadline wait_plan, Deadline deadline, bool defer,
                                             double* waited_s, double* sent_s) {
-  std::vector<Plan> plan(extra.size(), Plan::kKept);
+  std::vector<Plan> plan(chars.size(), Plan::kKept);
   *waited_s = *sent_s = 0;
   std::lock_guard lock(mu_);
   if (running_.size() >= options_.max_inflight_calls) return plan;
   const auto now = Clock::now();
   const double wait_left = std::chrono::duration<double>(wait_plan - now).count();
   const double deadline_left = std::chrono::duration<double>(deadline - now).count();
-  const double per = std::max(target_seconds_, 1e-6);
+  const double per = std::max(theta_[0], 1e-6), per_char = theta_[1];
   // Deferred calls start after the waited ones, so only the waited targets
   // count against the wait; all of them count against the deadline.
-  const double busy = options_.call_seconds + per * double(targets_in_flight_);
+  const double busy = options_.call_seconds + per * double(targets_in_flight_) +
+                      per_char * double(chars_in_flight_);
   double waited = busy, sent = busy;
   bool any_waited = false, any_deferred = false;
-  for (size_t k = 0; k < extra.size(); ++k) {
+  for (size_t k = 0; k < chars.size(); ++k) {
     // The shown context goes in with the first target of each call.
-    const double as_waited = per + extra[k] + (any_waited ? 0.0 : context);
-    const double as_deferred = per + extra[k] + (any_deferred ? 0.0 : context);
+    const size_t as_waited_chars = chars[k] + (any_waited ? 0 : context);
+    const size_t as_deferred_chars = chars[k] + (any_deferred ? 0 : context);
+    const double as_waited = per + per_char * double(as_waited_chars);
+    const double as_deferred = per + per_char * double(as_deferred_chars);
+    size_t reserved_chars;
     if (waited + as_waited <= wait_left && sent + as_waited <= deadline_left) {
       plan[k] = Plan::kWaited;
       waited += as_waited;
       sent += as_waited;
       any_waited = true;
       ++waited_in_flight_;
+      reserved_chars = as_waited_chars;
     } else if (defer && sent + as_deferred <= deadline_left) {
       plan[k] = Plan::kDeferred;
       sent += as_deferred;
       any_deferred = true;
+      reserved_chars = as_deferred_chars;
     } else {
       continue;
     }
-    ++targets_in_flight_;  // held from now: a bundle judged at the same moment sees it
+    // Held from now: a bundle judged at the same moment sees it.
+    ++targets_in_flight_;
+    chars_in_flight_ += reserved_chars;
   }
   *waited_s = waited;
   *sent_s = sent;
   return plan;
 }
 
-void Cascade::Observe(double seconds, size_t targets_in_flight) {
+void Cascade::Observe(double seconds, size_t targets, size_t chars) {
+  // Recursive least squares on seconds - call_seconds = theta . x, with
+  // x = (targets, chars); the char term stays off when its prior is 0.
+  const double x[2] = {double(targets), options_.char_seconds > 0 ? double(chars) : 0.0};
+  const double y = std::max(seconds - options_.call_seconds, 0.0);
+  const double lambda = std::clamp(options_.forgetting, 0.05, 1.0);
   std::lock_guard lock(mu_);
-  const double per = std::max(seconds - options_.call_seconds, 0.0) /
-                     double(std::max<size_t>(targets_in_flight, 1));
-  target_seconds_ = (1 - options_.ewma_alpha) * target_seconds_ + options_.ewma_alpha * per;
+  const double px[2] = {p_[0][0] * x[0] + p_[0][1] * x[1], p_[1][0] * x[0] + p_[1][1] * x[1]};
+  const double gain_den = lambda + x[0] * px[0] + x[1] * px[1];
+  const double gain[2] = {px[0] / gain_den, px[1] / gain_den};
+  const double err = y - (theta_[0] * x[0] + theta_[1] * x[1]);
+  theta_[0] = std::max(theta_[0] + gain[0] * err, 0.0);
+  theta_[1] = std::max(theta_[1] + gain[1] * err, 0.0);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) p_[i][j] = (p_[i][j] - gain[i] * px[j]) / lambda;
+  // A feature that stops varying lets its variance grow without bound
+  // (windup); keep it within the prior's, scaling the whole matrix so that
+  // it stays positive definite.
+  const double scale = std::min({1.0, kPriorTargetVariance / std::max(p_[0][0], 1e-300),
+                                 kPriorCharVariance / std::max(p_[1][1], 1e-300)});
+  for (auto& row : p_)
+    for (double& v : row) v *= scale;
 }
 
 void Cascade::Reap() {
@@ -198,6 +234,8 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
   auto call = std::make_shared<Call>();
   call->predicted_s = predicted_s;
   call->context_chars = context_chars;
+  call->chars = context_chars;
+  for (size_t pos : positions) call->chars += TargetChars(task, pos);
   call->sub = task;
   call->sub.on_late = nullptr;
   call->sub.targets.clear();
@@ -226,7 +264,9 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
         if (deferred)
           idle_cv_.wait_until(lock, call->sub.deadline, [&] { return waited_in_flight_ == 0; });
         call->in_flight_at_start = active_targets_;
+        call->chars_in_flight_at_start = active_chars_;
         active_targets_ += call->positions.size();
+        active_chars_ += call->chars;
       }
       const auto start = Clock::now();
       JudgeOutput got;
@@ -238,11 +278,14 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
       if (got.size() != call->positions.size())
         got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
       const double secs = std::chrono::duration<double>(Clock::now() - start).count();
-      Observe(secs, call->in_flight_at_start + call->positions.size());
+      Observe(secs, call->in_flight_at_start + call->positions.size(),
+              call->chars_in_flight_at_start + call->chars);
       {
         std::lock_guard lock(mu_);
         targets_in_flight_ -= call->positions.size();
+        chars_in_flight_ -= call->chars;
         active_targets_ -= call->positions.size();
+        active_chars_ -= call->chars;
         if (!deferred) waited_in_flight_ -= call->positions.size();
       }
       if (!deferred) idle_cv_.notify_all();
@@ -276,6 +319,7 @@ void Cascade::Report(const Call& call, bool deferred, bool late, double queued_s
     if (index < call.sub.bundle.size())
       r.max_text_chars = std::max(r.max_text_chars, Utf8Length(call.sub.bundle.at(index).text));
   r.context_chars = call.context_chars;
+  r.chars = call.chars;
   r.predicted_s = call.predicted_s;
   r.queued_s = queued_s;
   r.llm_s = llm_s;
@@ -315,12 +359,12 @@ JudgeOutput Cascade::JudgeBundle(const JudgeTask& task) {
   const Deadline plan_until = capped ? now + std::chrono::duration_cast<Clock::duration>(
                                                  (wait_until - now) * options_.wait_headroom)
                                      : task.deadline;
-  std::vector<double> extra;  // seconds each one's long text adds, least confident first
-  for (size_t pos : unsure) extra.push_back(ExtraSeconds(task, pos));
+  std::vector<size_t> chars;  // each one's text, least confident first
+  for (size_t pos : unsure) chars.push_back(TargetChars(task, pos));
   double waited_s = 0, sent_s = 0;
   const size_t context_chars = llm_ready && !unsure.empty() ? ContextChars(task, unsure) : 0;
   const std::vector<Plan> plan =
-      llm_ready ? Reserve(extra, CharsSeconds(context_chars), plan_until, task.deadline,
+      llm_ready ? Reserve(chars, context_chars, plan_until, task.deadline,
                           capped && options_.defer_beyond_wait, &waited_s, &sent_s)
                 : std::vector<Plan>(unsure.size(), Plan::kKept);
   std::vector<size_t> chosen, deferred;

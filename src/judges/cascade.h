@@ -14,10 +14,15 @@
 //
 // Deadline budget: an escalation of k targets, submitted while m escalated
 // targets are still in flight, is predicted to take
-//   call_seconds + target_seconds * (k + m),
-// target_seconds being an exponentially weighted mean of what finished calls
-// took per target in flight (the prior until the first call finishes), plus
-// char_seconds for each code point of a target text over long_text_chars.
+//   call_seconds + target_seconds * (k + m) + char_seconds * (c + n),
+// c being the code points of the text its prompt shows that the engine has
+// likely not cached (every target's text, the latest shown_comments
+// comments, the post until this cascade has escalated the bundle once) and
+// n those of the calls in flight. The prompt tokens an engine computes grow
+// with c (about one per Hangul syllable) and were what made a call slow on
+// the 2-core box, not the count of targets (docs/benchmarks.md).
+// target_seconds and char_seconds are learnt together from finished calls
+// by recursive least squares with forgetting (the priors until then).
 // The unsure targets are taken least confident first, each one that fits:
 // with a wait cap (max_wait, before the task deadline) a target predicted to
 // finish within wait_headroom of the wait is escalated and waited for; one
@@ -63,6 +68,7 @@ struct CascadeCallReport {
   size_t in_flight_at_start = 0;  // other escalated targets on the engine when it started
   size_t max_text_chars = 0;      // the longest target text, code points
   size_t context_chars = 0;       // other text the prompt shows, likely uncached (below)
+  size_t chars = 0;               // what the plan counted: the targets' text and context_chars
   double predicted_s = 0;         // the budget's plan: submission to the last target's answer
   double queued_s = 0;            // submission to start (a deferred call waits for the waited ones)
   double llm_s = 0;               // start to answer
@@ -73,24 +79,21 @@ struct CascadeOptions {
   // calibration file, see calibration.h). 0 never escalates; above 1 always.
   double threshold = 0.9;
   std::string calibration_version;
-  // Budget priors, used until observed calls replace them.
-  double call_seconds = 0.5;    // fixed cost of one escalated call (prefill, network)
-  double target_seconds = 1.5;  // per target in flight
-  double ewma_alpha = 0.25;     // weight of each new observation
-  // A target text longer than long_text_chars code points is predicted to
-  // add char_seconds per further one (its prompt tokens; a prior, not
-  // learnt: ~100 prompt tokens a second on the 2-core box at the serve
-  // loads, about a token per Hangul syllable). Long texts are rare (2 % of
-  // the reference loads) and were the escalations that missed the wait.
-  size_t long_text_chars = 150;
-  double char_seconds = 0.01;
+  // Budget priors, used until observed calls replace them (see the top).
+  double call_seconds = 0.5;    // fixed cost of one escalated call (not learnt)
+  double target_seconds = 0.5;  // per target in flight: its answer's tokens
+  // Per code point of uncached prompt text: the in-process engine's prefill
+  // on the 2-core box, ~80 prompt tokens a second at the serve loads, about
+  // a token per Hangul syllable (docs/benchmarks.md). 0: the text is not
+  // planned for and not learnt (the budget counts targets only).
+  double char_seconds = 0.0125;
+  // Recursive least squares: an observation's weight decays by this factor
+  // per later one (0.9: about the last ten calls count).
+  double forgetting = 0.9;
   // The other text an escalation prompt shows: the post (cached by the
   // engine once this cascade has escalated the bundle before) and the latest
   // shown_comments comments (llm::kDefaultEscalationComments; never cached,
-  // they follow the post). Over long_text_chars code points it adds
-  // char_seconds per further one to the first target of each call: the late
-  // escalations of the normal load were short targets whose prompts were
-  // 320 uncached tokens (docs/benchmarks.md).
+  // they follow the post), counted with the first target of each call.
   size_t shown_comments = 4;
   // An escalation may still finish this long after the task deadline; its
   // answers then replace the cheap ones through JudgeTask::on_late.
@@ -162,27 +165,27 @@ class Cascade : public Judge {
 
   const CascadeStats& stats() const { return stats_; }
   const CascadeOptions& options() const { return options_; }
-  // Current per-target estimate of the budget, seconds.
+  // The budget's current estimates: seconds per target, per uncached code point.
   double target_seconds() const;
+  double char_seconds() const;
 
  private:
   struct Call;
   enum class Plan { kKept, kWaited, kDeferred };
-  // What becomes of each unsure target (least confident first; `extra`:
-  // what each one's long text adds): waited for if it fits before
+  // What becomes of each unsure target (least confident first; `chars`:
+  // the code points of each one's text): waited for if it fits before
   // wait_plan, else deferred if `defer` and it fits before the deadline,
   // else kept cheap. What is sent counts in flight from here on (Launch's
   // call takes it off when it ends). *waited_s and *sent_s: the seconds
   // from now the plan expects the waited targets, and all sent ones, done.
-  // `context`: what the shown text adds to the first target of each call.
-  std::vector<Plan> Reserve(const std::vector<double>& extra, double context, Deadline wait_plan,
+  // `context`: the shown text's code points, with the first target of each call.
+  std::vector<Plan> Reserve(const std::vector<size_t>& chars, size_t context, Deadline wait_plan,
                             Deadline deadline, bool defer, double* waited_s, double* sent_s);
   // Code points of the text an escalation of `task` shows besides the
   // `unsure` targets that the engine has likely not cached (CascadeOptions).
   size_t ContextChars(const JudgeTask& task, const std::vector<size_t>& unsure) const;
-  double CharsSeconds(size_t chars) const;
-  // The seconds the text of task.targets[position] adds over a typical one.
-  double ExtraSeconds(const JudgeTask& task, size_t position) const;
+  // Code points of the text of task.targets[position].
+  static size_t TargetChars(const JudgeTask& task, size_t position);
   // Sends the targets at `positions` of `task` (cheap answers in `out`) in
   // one call on its own thread; a deferred call is abandoned from the start.
   // predicted_s and context_chars: the plan's, for on_call.
@@ -190,7 +193,9 @@ class Cascade : public Judge {
                                const JudgeOutput& out, bool deferred, double predicted_s,
                                size_t context_chars);
   void Report(const Call& call, bool deferred, bool late, double queued_s, double llm_s) const;
-  void Observe(double seconds, size_t targets_in_flight);
+  // A call that took `seconds` with these targets and uncached code points
+  // on the engine (its own and those of the calls active when it started).
+  void Observe(double seconds, size_t targets, size_t chars);
   void Reap();
   void FinishLate(Call& call);
 
@@ -201,10 +206,13 @@ class Cascade : public Judge {
   CascadeStats stats_;
 
   mutable std::mutex mu_;  // guards the estimate and the running list
-  double target_seconds_;
+  double theta_[2];        // the estimate: seconds per target, per code point
+  double p_[2][2];         // its recursive least squares covariance
   size_t targets_in_flight_ = 0;
+  size_t chars_in_flight_ = 0;             // the uncached code points of those calls
   size_t waited_in_flight_ = 0;            // of those, in calls somebody waits for
   size_t active_targets_ = 0;              // of those, in calls that have started
+  size_t active_chars_ = 0;                // their code points
   std::condition_variable idle_cv_;        // waited_in_flight_ fell to 0
   std::set<std::string> escalated_posts_;  // post ids sent before (bounded: cleared when full)
   std::vector<std::future<void>> running_;
