@@ -50,25 +50,28 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
   bool busy = level == Level::kMedium || level == Level::kHigh;
   // A crowd at a venue is there for what the venue is named after ("야구장" + "야구");
   // a quiet report names no cause by naming the spot.
-  // "평일 저녁인데도 한산", "점심시간인데 자리 많아요": in a quiet report the time said as a
-  // concession is no cause (written LOW/UNKNOWN reports with a time word + 인데(도)/치고/
-  // 임에도: NONE 12 of 14; with 이라/때문: PEAK_TIME 65 of 72).
+  // "평일이라 한산", "주말이라서 그런지 텅텅", "세시 넘어서 오니 한가": in a quiet report a
+  // time word is a cause only when it is given as the reason. Said as a concession ("평일
+  // 저녁인데도 한산") or as a plain circumstance ("평일 오후 4시 줄 없고", "일요일 11시
+  // 왔는데 널널") it is no cause. Before (2026-12-03) a time word counted unless a
+  // concession followed; this is right on 16 more and 2 fewer signals of data/train/written
+  // (nunchi eval: cause accuracy 86.83 -> 86.98 %, the dev set unchanged).
   std::vector<CauseHit> stated;
   const std::vector<CauseHit>* hits = &s.hits.causes;
   if (!busy) {
     const std::string& t = s.c.text;
     for (const auto& h : s.hits.causes) {
-      bool concession = false;
+      bool circumstance = false;
       if (h.cue->cause == Cause::kPeakTime) {
         size_t end = h.pos;
         while (end < t.size() && s.c.clause[end] == h.clause) ++end;
         std::string_view rest(t.data() + h.pos, end - h.pos);
-        for (std::string_view c : {"인데도", "는데도", "치고", "임에도", "이지만", "인데"})
-          concession = concession || rest.find(c) != std::string_view::npos;
-        // "평일이라", "주말이라서": a reason, whatever follows
-        for (std::string_view r : {"이라", "라서", "때문", "라그런"})
-          if (rest.substr(0, std::min<size_t>(rest.size(), 24)).find(r) != std::string_view::npos)
-            concession = false;
+        rest = rest.substr(0, std::min<size_t>(rest.size(), 36));
+        circumstance = true;
+        for (std::string_view r :
+             {"이라", "라서", "때문", "라그런", "라 그런", "그런지", "그런가", "니까", "넘으니",
+              "넘어서", "와서", "지나고", "지나서", "후라", "최고"})
+          if (rest.find(r) != std::string_view::npos) circumstance = false;
       }
       // "비 와서 다들 올 줄 알았는데 한산", "마켓 한다길래 각오했는데 바로 됨": a cause named
       // as what the writer expected is no cause of the quiet (written LOW/UNKNOWN reports
@@ -82,7 +85,7 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
         v->cause_denied = true;
         continue;
       }
-      if (!concession) stated.push_back(h);
+      if (!circumstance) stated.push_back(h);
     }
     hits = &stated;
   }

@@ -309,12 +309,18 @@ TEST_F(RulePassesTest, AgreementDigitsDoNotJoinTheFigureAfterThem) {
   EXPECT_EQ(Run("대합실 의자도 거의 다 찼어요").judgment.level, Level::kMedium);
 }
 
-TEST_F(RulePassesTest, ATimeSaidAsAConcessionIsNoCauseOfTheQuiet) {
+TEST_F(RulePassesTest, ATimeSaidAsAConcessionOrACircumstanceIsNoCauseOfTheQuiet) {
   RuleVerdict v = Run("평일 저녁인데도 의외로 한산해요");
   EXPECT_EQ(v.judgment.level, Level::kLow);
   EXPECT_EQ(v.judgment.cause, Cause::kNone);
   EXPECT_EQ(Run("평일이라 한산해요").judgment.cause, Cause::kPeakTime);
   EXPECT_EQ(Run("주말인데 사람 엄청 많아요").judgment.cause, Cause::kPeakTime);  // busy: a reason
+  // Said as when the writer came, not why it is quiet.
+  RuleVerdict when = Run("평일 오후 4시 줄 없어요");
+  EXPECT_EQ(when.judgment.level, Level::kLow);
+  EXPECT_EQ(when.judgment.cause, Cause::kNone);
+  EXPECT_EQ(Run("오후 세시 넘어서 오니 한가해요").judgment.cause, Cause::kPeakTime);
+  EXPECT_EQ(Run("줄 없어요 새벽 1시 최고").judgment.cause, Cause::kPeakTime);
 }
 
 TEST_F(RulePassesTest, ARebuttalAsksNothingAndMoreQuietWords) {
