@@ -34,6 +34,7 @@ struct Cascade::Call {
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
   size_t chars_in_flight_at_start = 0;
+  uint64_t waited_started_at_start = 0;  // Cascade::waited_started_ when it started
   double predicted_s = 0;
   size_t context_chars = 0;
   size_t chars = 0;  // what the plan counted for it: its targets' text and context_chars
@@ -125,12 +126,12 @@ Cascade::~Cascade() {
 
 double Cascade::target_seconds() const {
   std::lock_guard lock(mu_);
-  return theta_[0];
+  return std::max(theta_[0], 0.0);
 }
 
 double Cascade::char_seconds() const {
   std::lock_guard lock(mu_);
-  return theta_[1];
+  return std::max(theta_[1], 0.0);
 }
 
 std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<size_t>& chars, size_t context,
@@ -143,7 +144,10 @@ std::vector<Cascade::Plan> Cascade::Reserve(const std::vector<size_t>& chars, si
   const auto now = Clock::now();
   const double wait_left = std::chrono::duration<double>(wait_plan - now).count();
   const double deadline_left = std::chrono::duration<double>(deadline - now).count();
-  const double per = std::max(theta_[0], 1e-6), per_char = theta_[1];
+  // The estimate is unconstrained (clamping it inside the recursion stalls
+  // it: a 2-core run held 36 s a target with the text term clamped at 0);
+  // a negative coefficient counts as 0 here.
+  const double per = std::max(theta_[0], 1e-6), per_char = std::max(theta_[1], 0.0);
   // Deferred calls start after the waited ones, so only the waited targets
   // count against the wait; all of them count against the deadline.
   const double busy = options_.call_seconds + per * double(targets_in_flight_) +
@@ -192,8 +196,8 @@ void Cascade::Observe(double seconds, size_t targets, size_t chars) {
   const double gain_den = lambda + x[0] * px[0] + x[1] * px[1];
   const double gain[2] = {px[0] / gain_den, px[1] / gain_den};
   const double err = y - (theta_[0] * x[0] + theta_[1] * x[1]);
-  theta_[0] = std::max(theta_[0] + gain[0] * err, 0.0);
-  theta_[1] = std::max(theta_[1] + gain[1] * err, 0.0);
+  theta_[0] += gain[0] * err;
+  theta_[1] += gain[1] * err;
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) p_[i][j] = (p_[i][j] - gain[i] * px[j]) / lambda;
   // A feature that stops varying lets its variance grow without bound
@@ -263,6 +267,8 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
         std::unique_lock lock(mu_);
         if (deferred)
           idle_cv_.wait_until(lock, call->sub.deadline, [&] { return waited_in_flight_ == 0; });
+        if (!deferred) ++waited_started_;
+        call->waited_started_at_start = waited_started_;
         call->in_flight_at_start = active_targets_;
         call->chars_in_flight_at_start = active_chars_;
         active_targets_ += call->positions.size();
@@ -278,8 +284,20 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
       if (got.size() != call->positions.size())
         got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
       const double secs = std::chrono::duration<double>(Clock::now() - start).count();
-      Observe(secs, call->in_flight_at_start + call->positions.size(),
-              call->chars_in_flight_at_start + call->chars);
+      // A deferred call that a waited one overtook on the engine took the
+      // waited one's time too: its seconds are no cost of its own (in a
+      // 2-core run such calls took 10 to 47 s and drove the estimate up
+      // until nothing fitted the wait). Without waited calls (nothing fits)
+      // the deferred ones are clean and keep the estimate learning.
+      bool overtaken;
+      {
+        std::lock_guard lock(mu_);
+        overtaken = deferred && waited_started_ != call->waited_started_at_start;
+      }
+      if (overtaken) stats_.overtaken.fetch_add(1);
+      if (!overtaken)
+        Observe(secs, call->in_flight_at_start + call->positions.size(),
+                call->chars_in_flight_at_start + call->chars);
       {
         std::lock_guard lock(mu_);
         targets_in_flight_ -= call->positions.size();

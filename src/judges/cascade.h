@@ -22,7 +22,9 @@
 // with c (about one per Hangul syllable) and were what made a call slow on
 // the 2-core box, not the count of targets (docs/benchmarks.md).
 // target_seconds and char_seconds are learnt together from finished calls
-// by recursive least squares with forgetting (the priors until then).
+// by recursive least squares with forgetting (the priors until then); a
+// deferred call that a waited call overtook on the engine is not learnt
+// from (its seconds include the waited call's).
 // The unsure targets are taken least confident first, each one that fits:
 // with a wait cap (max_wait, before the task deadline) a target predicted to
 // finish within wait_headroom of the wait is escalated and waited for; one
@@ -44,6 +46,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
@@ -134,6 +137,7 @@ struct CascadeStats {
   std::atomic<uint64_t> agreed{0};          // LLM agreed with the cheap judge (relevance and level)
   std::atomic<uint64_t> overturned{0};      // LLM disagreed
   std::atomic<uint64_t> calls{0};           // escalated calls
+  std::atomic<uint64_t> overtaken{0};  // deferred calls a waited one overtook (not learnt from)
 };
 
 // What the escalation decides on: the joint confidence of docs/quality.md,
@@ -213,6 +217,7 @@ class Cascade : public Judge {
   size_t waited_in_flight_ = 0;            // of those, in calls somebody waits for
   size_t active_targets_ = 0;              // of those, in calls that have started
   size_t active_chars_ = 0;                // their code points
+  uint64_t waited_started_ = 0;            // waited calls started so far
   std::condition_variable idle_cv_;        // waited_in_flight_ fell to 0
   std::set<std::string> escalated_posts_;  // post ids sent before (bounded: cleared when full)
   std::vector<std::future<void>> running_;

@@ -245,6 +245,39 @@ TEST(Cascade, TheCostOfTextIsLearntFromCallsWhoseTextsDifferAndPlansTheNextOnes)
   EXPECT_EQ(sink.WaitFor(1).size(), 1u);
 }
 
+TEST(Cascade, ADeferredCallThatAWaitedOneOvertookIsNotLearntFrom) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}, {1, 0.2}, {2, 0.3}, {3, 0.4}};
+  FakeLlm llm;
+  llm.delay = 300ms;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 0.5;  // three targets fit the plan of 1.6 s, four do not
+  o.max_wait = 2s;
+  LateSink sink;
+  Cascade cascade(&cheap, &llm, o);
+  JudgeTask first = Task(4, 60s);
+  sink.Attach(first);
+  JudgeOutput out = cascade.JudgeBundle(first);
+  ASSERT_TRUE(out[3].ok());
+  EXPECT_EQ(out[3]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+  ASSERT_TRUE(llm.WaitForCalls(2));  // the deferred call is on the engine
+  // A waited call arrives while it runs and overtakes it there.
+  ScriptedCheap cheap2;
+  cheap2.conf = {{0, 0.1}};
+  JudgeTask second = Task(1, 60s);
+  second.bundle.post_id = "other";
+  JudgeOutput out2 = cascade.JudgeBundle(second);
+  ASSERT_TRUE(out2[0].ok());
+  EXPECT_EQ(out2[0]->judge, "llm");
+  ASSERT_EQ(sink.WaitFor(1).size(), 1u);
+  // The deferred answer arrived, but its seconds taught the estimate nothing.
+  for (int i = 0; i < 100 && cascade.stats().overtaken.load() == 0; ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(cascade.stats().overtaken.load(), 1u);
+  EXPECT_EQ(cascade.stats().calls.load(), 3u);
+}
+
 TEST(Cascade, WithoutATextTermOnlyTargetsAreLearnt) {
   ScriptedCheap cheap;
   cheap.conf = {{0, 0.1}};
