@@ -33,8 +33,7 @@ struct Cascade::Call {
   std::vector<Judgment> cheap;    // the cheap judgments, same order
   std::function<void(size_t, const Judgment&)> on_late;  // the caller's late sink
   size_t in_flight_at_start = 0;
-  size_t chars_in_flight_at_start = 0;
-  uint64_t waited_started_at_start = 0;  // Cascade::waited_started_ when it started
+  uint64_t calls_started_at_start = 0;  // Cascade::calls_started_ once it started
   double predicted_s = 0;
   size_t context_chars = 0;
   size_t chars = 0;  // what the plan counted for it: its targets' text and context_chars
@@ -267,12 +266,9 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
         std::unique_lock lock(mu_);
         if (deferred)
           idle_cv_.wait_until(lock, call->sub.deadline, [&] { return waited_in_flight_ == 0; });
-        if (!deferred) ++waited_started_;
-        call->waited_started_at_start = waited_started_;
+        call->calls_started_at_start = ++calls_started_;
         call->in_flight_at_start = active_targets_;
-        call->chars_in_flight_at_start = active_chars_;
         active_targets_ += call->positions.size();
-        active_chars_ += call->chars;
       }
       const auto start = Clock::now();
       JudgeOutput got;
@@ -284,26 +280,27 @@ std::shared_ptr<Cascade::Call> Cascade::Launch(const JudgeTask& task,
       if (got.size() != call->positions.size())
         got.assign(call->positions.size(), Status(ErrorCode::kInternal, "llm: wrong count"));
       const double secs = std::chrono::duration<double>(Clock::now() - start).count();
-      // A deferred call that a waited one overtook on the engine took the
-      // waited one's time too: its seconds are no cost of its own (in a
-      // 2-core run such calls took 10 to 47 s and drove the estimate up
-      // until nothing fitted the wait). Without waited calls (nothing fits)
-      // the deferred ones are clean and keep the estimate learning.
-      bool overtaken;
+      // Learnt only from a call that had the engine to itself: none active
+      // when it started, none started while it ran. A call that shared it
+      // took the other's time too (in a 2-core run deferred calls that
+      // waited ones overtook took 10 to 47 s, and the warm-up's 16 deferred
+      // calls at once taught 0.045 s a code point, 3.5 times the prefill
+      // rate, so that nothing fitted the wait). Without waited calls (nothing
+      // fits) the deferred ones run alone and keep the estimate learning.
+      bool shared;
       {
         std::lock_guard lock(mu_);
-        overtaken = deferred && waited_started_ != call->waited_started_at_start;
+        shared = call->in_flight_at_start > 0 || calls_started_ != call->calls_started_at_start;
       }
-      if (overtaken) stats_.overtaken.fetch_add(1);
-      if (!overtaken)
-        Observe(secs, call->in_flight_at_start + call->positions.size(),
-                call->chars_in_flight_at_start + call->chars);
+      if (shared)
+        stats_.shared.fetch_add(1);
+      else
+        Observe(secs, call->positions.size(), call->chars);
       {
         std::lock_guard lock(mu_);
         targets_in_flight_ -= call->positions.size();
         chars_in_flight_ -= call->chars;
         active_targets_ -= call->positions.size();
-        active_chars_ -= call->chars;
         if (!deferred) waited_in_flight_ -= call->positions.size();
       }
       if (!deferred) idle_cv_.notify_all();

@@ -22,9 +22,10 @@
 // with c (about one per Hangul syllable) and were what made a call slow on
 // the 2-core box, not the count of targets (docs/benchmarks.md).
 // target_seconds and char_seconds are learnt together from finished calls
-// by recursive least squares with forgetting (the priors until then); a
-// deferred call that a waited call overtook on the engine is not learnt
-// from (its seconds include the waited call's).
+// that had the engine to themselves (no other escalation active when they
+// started or started while they ran; a call that shared it took the
+// other's time too), by recursive least squares with forgetting (the
+// priors until then).
 // The unsure targets are taken least confident first, each one that fits:
 // with a wait cap (max_wait, before the task deadline) a target predicted to
 // finish within wait_headroom of the wait is escalated and waited for; one
@@ -137,7 +138,7 @@ struct CascadeStats {
   std::atomic<uint64_t> agreed{0};          // LLM agreed with the cheap judge (relevance and level)
   std::atomic<uint64_t> overturned{0};      // LLM disagreed
   std::atomic<uint64_t> calls{0};           // escalated calls
-  std::atomic<uint64_t> overtaken{0};  // deferred calls a waited one overtook (not learnt from)
+  std::atomic<uint64_t> shared{0};          // calls that shared the engine (not learnt from)
 };
 
 // What the escalation decides on: the joint confidence of docs/quality.md,
@@ -197,8 +198,8 @@ class Cascade : public Judge {
                                const JudgeOutput& out, bool deferred, double predicted_s,
                                size_t context_chars);
   void Report(const Call& call, bool deferred, bool late, double queued_s, double llm_s) const;
-  // A call that took `seconds` with these targets and uncached code points
-  // on the engine (its own and those of the calls active when it started).
+  // A call that took `seconds` alone on the engine with these targets and
+  // uncached code points.
   void Observe(double seconds, size_t targets, size_t chars);
   void Reap();
   void FinishLate(Call& call);
@@ -216,8 +217,7 @@ class Cascade : public Judge {
   size_t chars_in_flight_ = 0;             // the uncached code points of those calls
   size_t waited_in_flight_ = 0;            // of those, in calls somebody waits for
   size_t active_targets_ = 0;              // of those, in calls that have started
-  size_t active_chars_ = 0;                // their code points
-  uint64_t waited_started_ = 0;            // waited calls started so far
+  uint64_t calls_started_ = 0;             // escalated calls started so far
   std::condition_variable idle_cv_;        // waited_in_flight_ fell to 0
   std::set<std::string> escalated_posts_;  // post ids sent before (bounded: cleared when full)
   std::vector<std::future<void>> running_;
