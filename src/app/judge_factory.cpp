@@ -285,6 +285,10 @@ void ExportCascade(MetricsRegistry* metrics, judges::Cascade* cascade, const std
     set("nunchi_cascade_agreed_total", "LLM answers that agreed with the cheap judge.", s.agreed);
     set("nunchi_cascade_overturned_total", "LLM answers that overturned the cheap judge.",
         s.overturned);
+    set("nunchi_cascade_shared_total",
+        "Escalated calls that shared the engine with another (the budget does not learn from "
+        "them).",
+        s.shared);
     m.Gauge("nunchi_cascade_target_seconds", "The budget's current estimate per target.")
         .Set(labels, cascade->target_seconds());
     m.Gauge("nunchi_cascade_char_seconds",
