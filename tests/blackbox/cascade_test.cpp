@@ -85,17 +85,21 @@ TEST(Cascade, UnsureSignalsGoToTheModelAndItsVerdictsExportAsTrainingLines) {
     auto c = server.Client();
     Backend backend;
     backend.AddSpot("s1", "강남역 11번 출구");
+    // The budget's priors (0.5 s a call, 0.5 s a target, 0.0125 s a code
+    // point of uncached text) plan the short post at 1.2 s, within the
+    // default 4 s wait's headroom of 3.2 s, and the comment of about 240
+    // code points at 3.5 s more: the post is waited for, the comment
+    // deferred, and its answer replaces the stored cheap judgment.
     std::string p = backend.Post("s1", "u1", "출구 앞 사람 좀 있네요", 2);
-    backend.Comment("s1", p, "u2", "ㅋㅋ", 1);
+    std::string comment = "ㅋㅋ";
+    for (int i = 0; i < 10; ++i) comment += " 오늘은 날씨가 맑고 바람이 조금 불어요.";
+    backend.Comment("s1", p, "u2", comment, 1);
     auto r = PostAnalysis(c, backend.Request());
     ASSERT_TRUE(r) << server.log();
     ASSERT_EQ(r->status, 200) << r->body;
     json resp = json::parse(r->body);
     EXPECT_EQ(SpotOf(resp, "s1")["analysis_status"], "OK");
     EXPECT_EQ(SpotOf(resp, "s1")["congestion_level"], "HIGH");  // the model's answers count
-    // The budget's prior (1.5 s a target) fits one target in the default
-    // 4 s wait's headroom: the least confident is waited for, the other is
-    // deferred, and its answer replaces the stored cheap judgment.
     EXPECT_EQ(FamilySum(c, "nunchi_cascade_llm_in_time_total"), 1);
     EXPECT_EQ(FamilySum(c, "nunchi_cascade_escalated_total"), 1);
     EXPECT_EQ(FamilySum(c, "nunchi_cascade_deferred_total"), 1);
