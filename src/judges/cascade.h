@@ -34,8 +34,8 @@
 // starts once no waited call is on the engine, runs at kDeferredPriority (so
 // that a waited call arriving later holds it back on the engine) and whose
 // answers replace the cheap ones in the store through task.on_late (so the
-// estimate keeps learning even when nothing fits in the wait). Without a cap the budget is
-// the task deadline.
+// estimate keeps learning from those that run alone even when nothing fits
+// in the wait). Without a cap the budget is the task deadline.
 //
 // Threading: JudgeBundle may be called from many threads at once. Each
 // escalation runs on its own thread so that the caller can return at the

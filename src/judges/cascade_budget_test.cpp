@@ -263,9 +263,7 @@ TEST(Cascade, OnlyACallThatHadTheEngineToItselfIsLearntFrom) {
   EXPECT_EQ(out[3]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
   ASSERT_TRUE(llm.WaitForCalls(2));  // the deferred call is on the engine
   // A waited call arrives while it runs and overtakes it there.
-  ScriptedCheap cheap2;
-  cheap2.conf = {{0, 0.1}};
-  JudgeTask second = Task(1, 60s);
+  JudgeTask second = Task(1, 60s);  // its target 0 is unsure too
   second.bundle.post_id = "other";
   JudgeOutput out2 = cascade.JudgeBundle(second);
   ASSERT_TRUE(out2[0].ok());
