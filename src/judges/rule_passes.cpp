@@ -47,7 +47,7 @@ int CauseRank(const lex::CauseCue& cue) {
         "소지품검사", "보안검사", "안전요원", "차단",   "우회",     "날씨",   "방송",
         "소문",       "단체",     "행사",     "이벤트", "경찰",     "점검중", "새벽",
         "아침시간",   "아침이라", "오전이라", "오후라", "저녁이라", "시넘어", "시넘으",
-        "시넘으니",   "lunch",    "시간대라"})
+        "시넘으니",   "lunch",    "시간대라", "오픈런"})
     if (cue.pat == weak) return 2;
   if (cue.cause == Cause::kIncident || cue.cause == Cause::kConstruction) return 0;
   return 1;

@@ -489,5 +489,22 @@ TEST(RuleMeasureTest, CountsFiresAndPrecisionPerRow) {
             std::string::npos);
 }
 
+TEST_F(RulePassesTest, AMessengerIsAnAdvertOnlyAsAContactAndANoticeOfClosedIntakeIsFull) {
+  // A friend's message is hearsay of a report, not a contact to write to.
+  RuleVerdict heard = Run("친구가 방금 카톡 왔는데 대기 1시간이래요");
+  EXPECT_EQ(heard.judgment.relevance, Relevance::kRelevant);
+  EXPECT_EQ(heard.judgment.level, Level::kHigh);
+  EXPECT_EQ(Row("대방어 택배 주문 카톡 fishking77"), "injection/advert");
+  EXPECT_EQ(Row("예약은 카톡채널 추가 후 가능합니다"), "injection/advert");
+  EXPECT_EQ(Row("택배 문의는 카톡으로 주세요"), "injection/advert");
+  // "마감되었습니다" as written in a staff notice.
+  EXPECT_EQ(Run("[안내] 오전 접수는 마감되었습니다").judgment.level, Level::kHigh);
+}
+
+TEST_F(RulePassesTest, ARunAtOpeningTimeIsTheHourUnlessAnEventIsNamed) {
+  EXPECT_EQ(Run("소아과 오픈런 했는데 벌써 대기실 꽉 찼어요").judgment.cause, Cause::kPeakTime);
+  EXPECT_EQ(Run("팝업 오픈런 왔는데 줄 끝이 안 보여요").judgment.cause, Cause::kEvent);
+}
+
 }  // namespace
 }  // namespace nunchi::judges

@@ -1,6 +1,7 @@
 #include "judges/rule_quantity.h"
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 
 #include "judges/rule_number.h"
@@ -355,19 +356,66 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
 
 namespace {
 
-// "지금 52번", "현재 52번 호출": the number being called now, or -1.
+// A queue ticket at pos: digits after an optional letter and dash ("C-412", "A88"), or a
+// number with 번. Sets *len to the bytes from pos; false when there is none.
+bool TicketAt(std::string_view t, size_t pos, double* value, size_t* len) {
+  size_t q = pos;
+  bool letter = q < t.size() && ((t[q] >= 'A' && t[q] <= 'Z') || (t[q] >= 'a' && t[q] <= 'z'));
+  if (letter) {
+    ++q;
+    if (q < t.size() && t[q] == '-') ++q;
+    if (q >= t.size() || !IsDigit(t[q])) return false;
+  }
+  Number n = ParseNumber(t, q);
+  if (n.len == 0 || !(n.digits || IsWordTicket(n))) return false;
+  bool beon = At(t, q + n.len, "번") && !At(t, q + n.len, "번째");
+  if (!letter && !beon) return false;
+  *value = n.value;
+  *len = q + n.len + (beon ? 3 : 0) - pos;
+  return true;
+}
+
+// "지금 52번", "현재 C-287", "화면엔 104번", "호출번호 A-88": the number being called now,
+// or -1; *at is where its digits start.
 double CalledNumber(std::string_view t, size_t from, size_t* at) {
-  for (std::string_view now : {"지금", "현재", "이제", "방금"}) {
+  for (std::string_view now :
+       {"지금", "현재", "이제", "방금", "화면엔", "화면에", "전광판", "호출번호"}) {
     for (size_t p = t.find(now, from); p != std::string_view::npos; p = t.find(now, p + 1)) {
       size_t q = p + now.size();
       if (At(t, q, "까지")) q += 6;
-      Number n = ParseNumber(t, q);
-      if (n.len == 0 || !(n.digits || IsWordTicket(n)) || !At(t, q + n.len, "번")) continue;
-      *at = q;
-      return n.value;
+      double value = 0;
+      size_t len = 0;
+      if (!TicketAt(t, q, &value, &len)) continue;
+      *at = q + (IsDigit(t[q]) ? 0 : t[q + 1] == '-' ? 2 : 1);
+      return value;
     }
   }
   return -1;
+}
+
+// "내 번호 C-412", "저 A-131", "112번인데": the writer's own ticket where a called number
+// exists but no figure read as a ticket, at or past the called one; false when none.
+bool OwnTicket(std::string_view t, size_t called_at, double called, Figure* out) {
+  for (size_t p = 0; p < t.size(); ++p) {
+    auto ascii_alnum = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(t[i])); };
+    if (p == called_at || (p > 0 && (ascii_alnum(p - 1) || t[p - 1] == '-'))) continue;
+    double value = 0;
+    size_t len = 0;
+    if (!TicketAt(t, p, &value, &len)) continue;
+    bool letter = !IsDigit(t[p]);
+    // A bare "N번" is the writer's only with a word that says it is held ("112번인데").
+    if (!letter && !At(t, p + len, "인데") && !At(t, p + len, "이에요") &&
+        !At(t, p + len, "이고") && !At(t, p + len, "임") && !At(t, p + len, "받"))
+      continue;
+    size_t digits_at = p + (letter ? (t[p + 1] == '-' ? 2 : 1) : 0);
+    if (digits_at == called_at || value < called) continue;
+    out->pos = digits_at;
+    out->len = len;
+    out->info.unit = WaitInfo::kTicket;
+    out->info.amount = value;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -427,6 +475,10 @@ std::vector<Figure> FindFigures(std::string_view t) {
   size_t at = 0;
   double called = CalledNumber(t, 0, &at);
   if (called >= 0) {
+    bool any_ticket = std::any_of(out.begin(), out.end(), [&](const Figure& f) {
+      return f.info.unit == WaitInfo::kTicket && f.pos != at && f.info.amount >= called;
+    });
+    if (Figure own; !any_ticket && OwnTicket(t, at, called, &own)) out.push_back(own);
     bool ahead = false;
     for (auto& f : out) {
       if (f.info.unit != WaitInfo::kTicket || f.pos == at || called > f.info.amount) continue;

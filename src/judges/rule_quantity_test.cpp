@@ -251,5 +251,15 @@ TEST(QuantityTest, SessionsOfATimedActivityAreWaits) {
   ExpectNoWait("2타임 공연 보고 왔어요");  // a session seen, not waited for
 }
 
+TEST(QuantityTest, TicketsWithALetterAndTheNumberOnTheScreen) {
+  // The writer's ticket against the one called: a letter before the digits, a screen.
+  ExpectWait("내 번호 C-412 현재 C-287", WaitInfo::kTeams, 125, Level::kHigh);
+  ExpectWait("호출번호 A-88 나오는데 저 A-131임", WaitInfo::kTeams, 43, Level::kHigh);
+  ExpectWait("학과 접수 112번인데 화면엔 104번", WaitInfo::kTeams, 8, Level::kMedium);
+  // A floor or a train is no ticket of the writer's, whatever is being called.
+  ExpectNoWait("B2 주차장인데 호출번호 A-88");
+  ExpectNoWait("KTX-123 내렸는데 지금 5번");
+}
+
 }  // namespace
 }  // namespace nunchi::judges

@@ -1,6 +1,7 @@
 #include "judges/rules_scan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 
 namespace nunchi::judges {
@@ -104,6 +105,22 @@ bool RepeatedDigit(std::string_view t, size_t pos) {
   return true;
 }
 
+// "카톡 abc123", "카톡 채널 추가", "문의는 카톡으로": a messenger contact is an advert;
+// "친구가 카톡 왔는데 대기 1시간이래요", "카톡 알림 오면" are no contact (the written files:
+// 64 irrelevant texts with 카톡, 11 relevant, every advert among them with an id, a channel
+// or an inquiry).
+bool KakaoContact(std::string_view t, size_t pos, size_t end) {
+  if (end < t.size()) {
+    unsigned char next = static_cast<unsigned char>(t[end]);
+    if (std::isalnum(next) || next == '@' || next == '_') return true;
+  }
+  for (std::string_view w :
+       {"채널", "상담", "친추", "추가", "문의", "으로문의", "으로연락", "ㄱㄱ"})
+    if (At(t, end, w)) return true;
+  size_t from = pos >= 15 ? pos - 15 : 0;
+  return t.substr(from, pos - from).find("문의") != std::string_view::npos;
+}
+
 bool CauseFalsePositive(std::string_view t, size_t pos, const lex::CauseCue& cue) {
   if (cue.pat.starts_with("비")) return RainFalsePositive(t, pos);
   if (cue.pat == "통제" && pos >= 6 && t.substr(pos - 6, 6) == "입장") return true;
@@ -179,6 +196,7 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
           if (m.kind == Marker::kAgree && m.pat[0] >= '0' && m.pat[0] <= '9' &&
               !RepeatedDigit(t, pos))
             continue;
+          if (m.kind == Marker::kAd && m.pat == "카톡" && !KakaoContact(t, pos, end)) continue;
           hits.markers.push_back({pos, end, m.kind, clause});
         } else if (ref.table == 2 && !cause_done) {
           const auto& cue = lex::kCauseCues[ref.idx];
