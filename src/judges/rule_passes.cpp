@@ -37,6 +37,29 @@ bool OnlyJamoOrSymbols(std::string_view compact) {
   return true;
 }
 
+// "ㄹㅇ", "ㅇㅇ", "ㅇㅈ" alone, with laughter or punctuation at most: agreement written in
+// jamo, read like "222" (the guide: a reply that only makes sense with its parent takes
+// its meaning from it). Written files before blind-45 label it IRRELEVANT 19 times of 22
+// under a relevant parent, blind-45..52 RELEVANT 15 of 16 (their brief names ㄹㅇ and ㅇㅇ
+// among parent-dependent replies); see docs/quality.md, seventeenth round.
+bool BareJamoAgreement(std::string_view compact) {
+  std::u32string core;
+  for (size_t i = 0; i < compact.size();) {
+    char32_t cp = NextCodePoint(compact, i);
+    if (cp == U'ㄹ' || cp == U'ㅇ' || cp == U'ㅈ') {
+      core.push_back(cp);
+    } else if (IsHangulSyllable(cp) || (cp >= 0x3131 && cp <= 0x318E && cp != U'ㅋ' &&
+                                        cp != U'ㅎ' && cp != U'ㅠ' && cp != U'ㅜ')) {
+      return false;
+    } else if (cp < 0x80 && std::isalnum(static_cast<int>(cp))) {
+      return false;
+    }
+  }
+  for (std::u32string_view form : {U"ㄹㅇ", U"ㅇㅇ", U"ㅇㅇㅇ", U"ㅇㅈ", U"ㄹㅇㄹㅇ", U"ㅇㅈㅇㅈ"})
+    if (core == form) return true;
+  return false;
+}
+
 // Which cause words win: a named breakdown or works first, then the earliest
 // specific word, then vague words (멈춰, 통제, 행사 …) that often describe the crowd itself.
 // Venue control (가방 검사, 안전요원) follows a crowd more often than it causes one: weak.
@@ -120,7 +143,7 @@ void PrepareState(const Rules::Index& index, std::string_view text, const RuleCo
 std::optional<RuleRow> InjectionPass(const RuleState& s) {
   if (s.Has(Marker::kInjection)) return RuleRow::kInjection;
   if (s.Has(Marker::kAd)) return RuleRow::kAdvert;
-  if (OnlyJamoOrSymbols(s.c.text)) return RuleRow::kSymbols;
+  if (OnlyJamoOrSymbols(s.c.text) && !BareJamoAgreement(s.c.text)) return RuleRow::kSymbols;
   return std::nullopt;
 }
 
@@ -406,8 +429,8 @@ ReplyOutcome ReplyPass(const RuleState& s, const RuleContext& ctx, RuleVerdict* 
     if (!h.dropped) strongest = std::max(strongest, h.weight);
   for (const auto& n : s.hits.numbers) any_number = any_number || !n.dropped;
   bool weak_own = !any_number && strongest < 0.8f;
-  if (!weak_own || !s.Has(Marker::kAgree) || s.Has(Marker::kNotAgree))
-    return ReplyOutcome::kNotReply;
+  bool agrees = s.Has(Marker::kAgree) || BareJamoAgreement(s.c.text);
+  if (!weak_own || !agrees || s.Has(Marker::kNotAgree)) return ReplyOutcome::kNotReply;
   // "저도 지금 갈까요?", "저도 가는 중", "다음에 저도 …": asking, arriving or planning is
   // no agreement (the no-cue pass reads it).
   bool then = false;
