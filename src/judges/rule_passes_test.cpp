@@ -184,7 +184,9 @@ TEST_F(RulePassesTest, WrittenFormsTheGeneratedSetLacked) {
   EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant);
   EXPECT_EQ(v.judgment.level, Level::kUnknown);
   // An arrival word next to crowd words is no bare arrival notice.
-  EXPECT_FALSE(Run("지금 들어왔는데 차 한 대도 없음 바로 나가는 중").decided);
+  RuleVerdict empty_lot = Run("지금 들어왔는데 차 한 대도 없음 바로 나가는 중");
+  EXPECT_NE(empty_lot.row, "noise/arrival");
+  EXPECT_EQ(empty_lot.judgment.level, Level::kLow);
   EXPECT_EQ(Run("가는 중이에요").row, "noise/arrival");
   // "ㄹㅇ" is a word inside the clause, not laughter ending it: the parking lot stays apart.
   EXPECT_EQ(Run("주차장은 ㄹㅇ 지옥").judgment.relevance, Relevance::kIrrelevant);

@@ -344,11 +344,12 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.level = Level::kHigh;
   // "10분째 50m도 못 갔어요", "15분째 한 팀도 안 빠짐", "10m 가는 데 5분": time spent with no
   // progress is a long wait, whatever its minutes. The 19 written files label a figure in
-  // minutes followed by such words HIGH 26 times of 26 (fourth round of issue 13).
+  // minutes followed by such words HIGH 26 times of 26 (fourth round of issue 13); "15분째
+  // 그대로" HIGH 7 of 7 in the written files and blind-50..52 (seventeenth round).
   if (out->info.unit == WaitInfo::kMinutes && out->info.amount >= 5 &&
       (Near(t, pos + len, pos + len + 36,
             {"못갔", "못가", "못빠", "안빠", "꼼짝", "안줄어", "안움직", "못움직", "제자리",
-             "반도못"}) ||
+             "반도못", "그대로"}) ||
        Near(t, before_lo, pos, {"m가는데", "미터가는데"})))
     out->info.level = Level::kHigh;
   return len;

@@ -239,6 +239,7 @@ TEST(QuantityTest, TimeWithNoProgressIsALongWait) {
   ExpectWait("15분째 한 팀도 안 빠짐", WaitInfo::kMinutes, 15, Level::kHigh);
   ExpectWait("계단 앞에서 5분째 못 움직이는 중", WaitInfo::kMinutes, 5, Level::kHigh);
   ExpectWait("램프 안이라 10m 가는 데 5분", WaitInfo::kMinutes, 5, Level::kHigh);
+  ExpectWait("저 지금 줄 중간인데 15분째 그대로에요", WaitInfo::kMinutes, 15, Level::kHigh);
   // Progress, or none said: the minutes decide.
   ExpectWait("10분째 기다리는 중인데 줄이 쭉쭉 빠져요", WaitInfo::kMinutes, 10, Level::kMedium);
   ExpectWait("대기 10분이면 될 듯", WaitInfo::kMinutes, 10, Level::kMedium);

@@ -42,6 +42,7 @@ TEST_F(RulesTest, LevelWords) {
   ExpectLevel("미어터져요 ㅠㅠ", Level::kHigh);
   ExpectLevel("발 디딜 틈 없어요", Level::kHigh);
   ExpectLevel("입장 마감됐어요", Level::kHigh);
+  ExpectLevel("램프에 차 한 대도 없네 ㅋㅋ", Level::kLow);
   ExpectLevel("it's packed", Level::kHigh);
 }
 
