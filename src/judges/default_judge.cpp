@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "judges/cause_text.h"
+#include "judges/spot_scope.h"
 #include "judges/text_util.h"
 
 namespace nunchi::judges {
@@ -202,7 +203,9 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
   judged.reserve(last + 1);
   RuleContext ctx;
   ctx.spot = &task.spot;
-  ctx.spot_compact = MakeCompact(task.spot.name + " " + task.spot.description).text;
+  SpotScope scope = MakeSpotScope(task.spot);
+  ctx.spot_compact = std::move(scope.included_compact);
+  ctx.spot_excluded = std::move(scope.excluded);
   bool event_spot = IsEventSpot(task.spot);
   for (size_t i = 0; i <= last; ++i) {
     const std::string& text = task.bundle.at(i).text;

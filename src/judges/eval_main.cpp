@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: nunchi_judges_eval DATA.jsonl [--json] [--rules-only|--classifier-only] "
                  "[--no-relevance-override] "
-                 "[--no-level-override] [--raw-thresholds] | "
+                 "[--no-level-override] [--raw-thresholds] [--relevance-override X] "
+                 "[--rules-min-confidence X] [--level-override X] | "
                  "--explain TEXT [SPOT]\n";
     return 2;
   }
@@ -44,6 +45,12 @@ int main(int argc, char** argv) {
     if (a == "--no-relevance-override") options.relevance_override = 1.01f;  // ablations
     if (a == "--no-level-override") options.level_override = 1.01f;
     if (a == "--raw-thresholds") options.classifier_calibrated_relevant = -1;
+    // Sweeps of the arbitration between rules and classifier (docs/quality.md).
+    if (k + 1 < argc && a == "--relevance-override")
+      options.relevance_override = std::stof(argv[k + 1]);
+    if (k + 1 < argc && a == "--rules-min-confidence")
+      options.rules_min_confidence = std::stof(argv[k + 1]);
+    if (k + 1 < argc && a == "--level-override") options.level_override = std::stof(argv[k + 1]);
   }
   nj::DefaultJudge judge(options);
   nj::EvalReport report = nj::Evaluate(judge, *bundles);

@@ -42,6 +42,7 @@ constexpr RowName kRuleRowNames[] = {
     {"lexicon", "lexicon/mixed"},
     {"lexicon", "lexicon/unknown"},
     {"lexicon", "lexicon/weak"},
+    {"lexicon", "lexicon/topic"},
 };
 static_assert(std::size(kRuleRowNames) == static_cast<size_t>(RuleRow::kCount));
 
@@ -54,32 +55,33 @@ constexpr RowConfidence kMeasured[] = {
     {0.99f, 0.99f, 776},   // noise/symbols
     {0.95f, 0.95f, 284},   // noise/arrival
     {0.96f, 0.96f, 1784},  // noise/reaction
-    {0.91f, 0.91f, 241},   // place/word
+    {0.91f, 0.91f, 255},   // place/word
     {0.62f, 0.62f, 58},    // place/numbered
-    {0.62f, 0.62f, 123},   // place/side
-    {0.70f, 0.70f, 280},   // place/named
+    {0.64f, 0.64f, 126},   // place/side
+    {0.72f, 0.72f, 311},   // place/named
     {0.50f, 0.50f, 430},   // place/elsewhere
-    {0.85f, 0.85f, 227},   // place/no-cue
-    {0.97f, 0.97f, 181},   // time/past
+    {0.86f, 0.86f, 245},   // place/no-cue
+    {0.97f, 0.97f, 177},   // time/past
     {0.79f, 0.79f, 65},    // time/future
     {0.77f, 0.77f, 154},   // time/guess
-    {0.81f, 0.81f, 105},   // time/story
-    {0.96f, 0.96f, 351},   // time/no-cue
-    {0.97f, 0.97f, 2591},  // question/asks
+    {0.81f, 0.81f, 102},   // time/story
+    {0.96f, 0.96f, 348},   // time/no-cue
+    {0.97f, 0.97f, 2590},  // question/asks
     {0.76f, 0.98f, 686},   // reply/parent
-    {0.89f, 0.89f, 224},   // reply/no-report
-    {0.93f, 0.96f, 3503},  // quantity/digits
-    {0.96f, 0.91f, 798},   // quantity/korean
+    {0.89f, 0.89f, 225},   // reply/no-report
+    {0.93f, 0.96f, 3500},  // quantity/digits
+    {0.96f, 0.91f, 797},   // quantity/korean
     {0.94f, 0.92f, 153},   // quantity/range
     {0.94f, 0.88f, 93},    // quantity/ahead
-    {0.97f, 0.36f, 479},   // quantity/conflict
+    {0.97f, 0.36f, 478},   // quantity/conflict
     {0.93f, 0.92f, 276},   // negation-irony/negated
     {0.95f, 0.88f, 132},   // negation-irony/irony
     {0.98f, 0.79f, 202},   // negation-irony/expect
-    {0.87f, 0.97f, 4776},  // lexicon/clear
-    {0.91f, 0.68f, 198},   // lexicon/mixed
+    {0.89f, 0.97f, 4585},  // lexicon/clear
+    {0.91f, 0.69f, 196},   // lexicon/mixed
     {0.97f, 0.96f, 406},   // lexicon/unknown
     {0.58f, 0.65f, 177},   // lexicon/weak
+    {0.32f, 0.85f, 156},   // lexicon/topic
 };
 // END MEASURED TABLE
 static_assert(std::size(kMeasured) == static_cast<size_t>(RuleRow::kCount));

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "judges/rule_confidence.h"
+#include "judges/spot_scope.h"
 
 namespace nunchi::judges {
 namespace {
@@ -30,7 +31,9 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
   for (const auto& b : bundles) {
     RuleContext ctx;
     ctx.spot = &b.spot;
-    ctx.spot_compact = MakeCompact(b.spot.name + " " + b.spot.description).text;
+    SpotScope scope = MakeSpotScope(b.spot);
+    ctx.spot_compact = std::move(scope.included_compact);
+    ctx.spot_excluded = std::move(scope.excluded);
     Judgment parent, post;
     for (size_t i = 0; i < b.bundle.size(); ++i) {
       const std::string& text = i == 0 ? b.bundle.post.text : b.bundle.comments[i - 1].text;

@@ -7,6 +7,7 @@
 #include "judges/cause_text.h"
 #include "judges/lexicon.h"
 #include "judges/rule_number.h"
+#include "judges/spot_scope.h"
 
 namespace nunchi::judges {
 
@@ -26,38 +27,6 @@ int Rank(Level l) {
       return 0;
   }
   return 0;
-}
-
-// Only laughter/crying jamo, digits-free punctuation and emoji: a reaction.
-bool OnlyJamoOrSymbols(std::string_view compact) {
-  for (size_t i = 0; i < compact.size();) {
-    char32_t cp = NextCodePoint(compact, i);
-    if (IsHangulSyllable(cp) || (cp < 0x80 && std::isalnum(static_cast<int>(cp)))) return false;
-  }
-  return true;
-}
-
-// "ㄹㅇ", "ㅇㅇ", "ㅇㅈ" alone, with laughter or punctuation at most: agreement written in
-// jamo, read like "222" (the guide: a reply that only makes sense with its parent takes
-// its meaning from it). Written files before blind-45 label it IRRELEVANT 19 times of 22
-// under a relevant parent, blind-45..52 RELEVANT 15 of 16 (their brief names ㄹㅇ and ㅇㅇ
-// among parent-dependent replies); see docs/quality.md, seventeenth round.
-bool BareJamoAgreement(std::string_view compact) {
-  std::u32string core;
-  for (size_t i = 0; i < compact.size();) {
-    char32_t cp = NextCodePoint(compact, i);
-    if (cp == U'ㄹ' || cp == U'ㅇ' || cp == U'ㅈ') {
-      core.push_back(cp);
-    } else if (IsHangulSyllable(cp) || (cp >= 0x3131 && cp <= 0x318E && cp != U'ㅋ' &&
-                                        cp != U'ㅎ' && cp != U'ㅠ' && cp != U'ㅜ')) {
-      return false;
-    } else if (cp < 0x80 && std::isalnum(static_cast<int>(cp))) {
-      return false;
-    }
-  }
-  for (std::u32string_view form : {U"ㄹㅇ", U"ㅇㅇ", U"ㅇㅇㅇ", U"ㅇㅈ", U"ㄹㅇㄹㅇ", U"ㅇㅈㅇㅈ"})
-    if (core == form) return true;
-  return false;
 }
 
 // Which cause words win: a named breakdown or works first, then the earliest
@@ -124,15 +93,18 @@ void PrepareState(const Rules::Index& index, std::string_view text, const RuleCo
                   RuleState* s) {
   s->text = text;
   s->c = MakeCompact(text);
-  std::string own_compact;
+  SpotScope own;
   const std::string* spot_compact = nullptr;
+  const std::vector<std::string>* excluded = &ctx.spot_excluded;
   if (!ctx.spot_compact.empty()) {
     spot_compact = &ctx.spot_compact;
   } else if (ctx.spot) {
-    own_compact = MakeCompact(ctx.spot->name + " " + ctx.spot->description).text;
-    spot_compact = &own_compact;
+    own = MakeSpotScope(*ctx.spot);
+    spot_compact = &own.included_compact;
+    excluded = &own.excluded;
   }
-  s->hits = Scan(index, s->c, spot_compact);
+  s->hits = Scan(index, s->c, spot_compact, excluded);
+  s->foreign_topic = OpensWithForeignTopic(text, spot_compact);
   s->nc = s->c.clause_count();
   for (auto* v : {&s->past, &s->future, &s->guess, &s->now, &s->other, &s->question})
     v->assign(s->nc, 0);
@@ -609,6 +581,7 @@ std::optional<RuleRow> LexiconPass(const RuleState& s, RuleVerdict* v) {
   if (levels_seen > 1) return RuleRow::kLexiconMixed;
   if (negated_won) return RuleRow::kNegated;
   if (strongest < 0.8f) return RuleRow::kLexiconWeak;
+  if (s.foreign_topic) return RuleRow::kLexiconTopic;
   return RuleRow::kLexiconClear;
 }
 

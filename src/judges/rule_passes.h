@@ -56,6 +56,7 @@ enum class RuleRow : uint8_t {
   kLexiconMixed,      // lexicon: level words of several levels, the strongest wins
   kLexiconUnknown,    // lexicon: "애매", "모르겠어요": relevant, level unknown
   kLexiconWeak,       // lexicon: one weak word ("많아", "복잡해") and nothing else
+  kLexiconTopic,      // lexicon: clear words, but the text opens with a topic the spot lacks
   kCount
 };
 
@@ -84,7 +85,8 @@ struct RuleState {
   std::vector<PlaceOrigin> other_origin;
   std::vector<ClauseDrop> drop;
   bool elsewhere = false;
-  bool story = false;  // about then throughout: every clause counts as past
+  bool foreign_topic = false;  // OpensWithForeignTopic
+  bool story = false;          // about then throughout: every clause counts as past
   // What the negation-irony pass did.
   bool irony_dropped = false, expect_dropped = false;
   // "아주 여유롭네요^^" with no other word: the label guide's sarcasm form, HIGH (ContextPass).
@@ -98,6 +100,15 @@ struct RuleState {
   bool AnyQuestion() const;
   bool AnyPast() const;
 };
+
+// Only laughter or crying jamo, punctuation and emoji (compact text): noise.
+bool OnlyJamoOrSymbols(std::string_view compact);
+// "ㄹㅇ", "ㅇㅇ", "ㅇㅈ" alone, with laughter or punctuation at most: agreement like "222".
+bool BareJamoAgreement(std::string_view compact);
+// "방파제는 널널해요", "여기 아니고 신평점은 한산": the text opens with a topic noun (one of
+// its first two words, with 은/는) that the spot's compact name and description do not
+// contain, or says it is not here. Such a report may be about another place.
+bool OpensWithForeignTopic(std::string_view text, const std::string* spot_compact);
 
 // Builds the state: compact text and the lexicon scan.
 void PrepareState(const Rules::Index& index, std::string_view text, const RuleContext& ctx,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "domain/contract.h"
 
@@ -28,6 +29,9 @@ struct RuleContext {
   // The spot's name and description in compact form (text_util.h). Filled from spot
   // when empty; callers judging many signals of one spot set it once.
   std::string spot_compact;
+  // The places the description says are not the spot (spot_scope.h), compact form; with
+  // spot_compact filled from MakeSpotScope, set together.
+  std::vector<std::string> spot_excluded;
 };
 
 // A waiting time or queue size found in a text.

@@ -163,7 +163,17 @@ const Rules::Index& GetScanIndex() {
   return index;
 }
 
-ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string* spot_compact) {
+// "방파제는 널널해요" where the description says "옆 방파제는 포함하지 않는다".
+void ScanExcluded(std::string_view t, const std::vector<std::string>& excluded,
+                  const CompactText& c, ScanHits* hits) {
+  for (const std::string& noun : excluded)
+    for (size_t p = t.find(noun); p != std::string_view::npos; p = t.find(noun, p + 1))
+      hits->markers.push_back({p, p + noun.size(), Marker::kOtherPlace, c.clause[p],
+                               static_cast<uint8_t>(3)});  // PlaceOrigin::kNamed
+}
+
+ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string* spot_compact,
+              const std::vector<std::string>* excluded) {
   ScanHits hits;
   std::string_view t = c.text;
   size_t level_until = 0;
@@ -231,6 +241,7 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
   ScanNamedPlaces(t, spot_compact, c, &hits);
   ScanBeside(t, spot_compact, c, &hits);
   ScanOrderOverride(t, c, &hits);
+  if (excluded) ScanExcluded(t, *excluded, c, &hits);
   return hits;
 }
 

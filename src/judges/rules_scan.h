@@ -71,7 +71,10 @@ const Rules::Index& GetScanIndex();
 
 // spot_compact: the spot's name and description in compact form, or null. Other-place
 // markers that the spot itself names are not reported.
-ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string* spot_compact);
+// excluded: the places the spot's description leaves out (spot_scope.h), or null; each one
+// named in a clause makes that clause about another place.
+ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string* spot_compact,
+              const std::vector<std::string>* excluded = nullptr);
 
 // Other-place markers found from the text's shape (rules_places.cpp); spot may be null.
 void ScanNumberedPlaces(std::string_view t, const std::string* spot, const CompactText& c,
