@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "judges/features.h"
 
@@ -29,9 +30,22 @@ Classifier::Classifier(const ModelView& view) {
 }
 
 void Classifier::BuildIndex() {
+  static_assert(kColumns + 1 <= 16, "a packed row holds the idf and the weights");
   row_.assign(kFeatureDim, -1);
   for (size_t i = 0; i < model_.feature_ids.size(); ++i)
     row_[model_.feature_ids[i] & (kFeatureDim - 1)] = static_cast<int32_t>(i);
+  const size_t rows = model_.feature_ids.size();
+  packed_.assign(rows * 16 + 16, 0.0f);
+  auto addr = reinterpret_cast<std::uintptr_t>(packed_.data());
+  size_t skip = ((64 - addr % 64) % 64) / sizeof(float);
+  float* base = packed_.data() + skip;
+  packed_skip_ = skip;
+  for (size_t r = 0; r < rows; ++r) {
+    float* row = base + r * 16;
+    row[0] = r < model_.idf.size() ? model_.idf[r] : 0.0f;
+    for (size_t k = 0; k < kColumns && (r * kColumns + k) < model_.weights.size(); ++k)
+      row[1 + k] = model_.weights[r * kColumns + k];
+  }
 }
 
 ClassifierPrediction Classifier::Predict(std::string_view text) const {
@@ -44,14 +58,14 @@ ClassifierPrediction Classifier::Predict(std::string_view text) const {
   for (auto [id, n] : counts) {
     int32_t r = row_[id];
     if (r < 0) continue;
-    float v = (1.0f + std::log(n)) * model_.idf[r];
+    float v = (1.0f + std::log(n)) * PackedRow(r)[0];
     rows.emplace_back(r, v);
     norm2 += v * v;
   }
   if (norm2 > 0) {
     float inv = 1.0f / std::sqrt(norm2);
     for (auto [r, v] : rows) {
-      const float* w = &model_.weights[static_cast<size_t>(r) * kColumns];
+      const float* w = PackedRow(r) + 1;
       float x = v * inv;
       for (size_t k = 0; k < kColumns; ++k) score[k] += w[k] * x;
     }

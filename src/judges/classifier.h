@@ -147,8 +147,16 @@ class Classifier {
 
  private:
   void BuildIndex();
+  // Row r of the model as one 64-byte cache line: its idf, then its kColumns weights.
+  const float* PackedRow(int32_t r) const {
+    return packed_.data() + packed_skip_ + static_cast<size_t>(r) * 16;
+  }
   ClassifierModel model_;
   std::vector<int32_t> row_;  // kFeatureDim entries: hashed id -> row, or -1
+  // idf and weights interleaved, 16 floats a row, aligned to 64 bytes: Predict touches one
+  // cache line per feature instead of two or three (the model is ~7 MB, larger than cache).
+  std::vector<float> packed_;
+  size_t packed_skip_ = 0;  // floats before the first 64-byte boundary
 };
 
 // The model embedded at build time (defined in the generated source).

@@ -59,9 +59,10 @@ bool HereTopic(std::string_view noun) {
 
 }  // namespace
 
-bool OpensWithForeignTopic(std::string_view text, const std::string* spot_compact) {
+bool OpensWithForeignTopic(std::string_view text, std::string_view compact,
+                           const std::string* spot_compact) {
   // "여기 아니고 한가득마트 신평점은 한산해요": the writer says it is not the spot.
-  if (MakeCompact(text).text.find("여기아니고") != std::string::npos) return true;
+  if (compact.find("여기아니고") != std::string_view::npos) return true;
   if (!spot_compact) return false;
   // The first two words: "방파제는 널널해요", "10층 머신은 비어있음".
   size_t pos = 0;

@@ -104,7 +104,7 @@ void PrepareState(const Rules::Index& index, std::string_view text, const RuleCo
     excluded = &own.excluded;
   }
   s->hits = Scan(index, s->c, spot_compact, excluded);
-  s->foreign_topic = OpensWithForeignTopic(text, spot_compact);
+  s->foreign_topic = OpensWithForeignTopic(text, s->c.text, spot_compact);
   s->nc = s->c.clause_count();
   for (auto* v : {&s->past, &s->future, &s->guess, &s->now, &s->other, &s->question})
     v->assign(s->nc, 0);

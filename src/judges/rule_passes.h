@@ -108,7 +108,8 @@ bool BareJamoAgreement(std::string_view compact);
 // "방파제는 널널해요", "여기 아니고 신평점은 한산": the text opens with a topic noun (one of
 // its first two words, with 은/는) that the spot's compact name and description do not
 // contain, or says it is not here. Such a report may be about another place.
-bool OpensWithForeignTopic(std::string_view text, const std::string* spot_compact);
+bool OpensWithForeignTopic(std::string_view text, std::string_view compact,
+                           const std::string* spot_compact);
 
 // Builds the state: compact text and the lexicon scan.
 void PrepareState(const Rules::Index& index, std::string_view text, const RuleContext& ctx,
