@@ -160,6 +160,12 @@ TEST(Pipeline, NonDocumentsGiveNoConfidentAmount) {
     bool window = bx > 20 && bx < 45 && by > 15 && by < 38 && (x / 97 + y / 53) % 2 == 0;
     return window ? 0xffb020u : 0x3a3530u;
   });
+  // Sensor noise: every pixel a random grey (no text, no display).
+  photos["noise"] = Png(640, 480, [rng = 7u](int, int) mutable -> uint32_t {
+    rng = rng * 1664525u + 1013904223u;
+    uint32_t v = rng >> 24;
+    return v << 16 | v << 8 | v;
+  });
   // A face: skin ellipse, two eyes, a mouth, on a grey wall.
   photos["face"] = Png(500, 600, [](int x, int y) -> uint32_t {
     auto in = [&](double cx, double cy, double rx, double ry) {
