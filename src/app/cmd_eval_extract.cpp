@@ -87,6 +87,7 @@ int RunEvalExtract(const std::string& dir, bool json, extract::CandidateChooser*
   std::map<std::string, Tally> fields;
   std::vector<double> latency, cpu;  // wall and process CPU ms per image
   nlohmann::json failures = nlohmann::json::array();
+  nlohmann::json per_image = nlohmann::json::array();  // where the time goes, image by image
   for (const auto& [path, truth] : cases) {
     std::string bytes = ReadAll(path);
     auto t0 = std::chrono::steady_clock::now();
@@ -127,6 +128,8 @@ int RunEvalExtract(const std::string& dir, bool json, extract::CandidateChooser*
     latency.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     cpu.push_back(1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
+    per_image.push_back(
+        {{"file", path.filename().string()}, {"wall_ms", latency.back()}, {"cpu_ms", cpu.back()}});
     bool ok = amount && *amount == truth.amount;
     std::string kind = truth.kind == DocKind::kTaxi ? "taxi" : "receipt";
     amount_by["all"].Add(ok);
@@ -147,7 +150,8 @@ int RunEvalExtract(const std::string& dir, bool json, extract::CandidateChooser*
     nlohmann::json out = {{"images", cases.size()},
                           {"latency_ms", {{"p50", p50}, {"p95", p95}, {"max", pmax}}},
                           {"cpu_ms", {{"p50", cpu_p50}, {"p95", cpu_p95}}},
-                          {"failures", failures}};
+                          {"failures", failures},
+                          {"per_image", per_image}};
     for (const auto& [k, t] : amount_by) {
       out["amount_exact"][k] = {{"hit", t.hit}, {"total", t.total}, {"rate", t.Rate()}};
     }

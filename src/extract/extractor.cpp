@@ -56,7 +56,7 @@ Extractor::Extractor(ExtractorOptions options)
 Extractor::~Extractor() = default;
 
 Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb, bool allow_split,
-                                              const PrepareOptions& prepare) {
+                                              const PrepareOptions& prepare, bool local_threshold) {
   PreparedImage prepared = PrepareForOcr(rgb, prepare);
   if (!prepared.image) return std::vector<OcrLine>{};
   Expected<OcrPool::Lease> lease = pool_->Acquire();
@@ -73,13 +73,14 @@ Expected<std::vector<OcrLine>> Extractor::Ocr(Pix* rgb, bool allow_split,
   if (second) {
     PixPtr top(pixClipRectangle(image, PixBox(0, 0, w, cut).get(), nullptr));
     PixPtr bottom(pixClipRectangle(image, PixBox(0, cut, w, h - cut).get(), nullptr));
-    auto lower = std::async(std::launch::async, [&] { return (*second)->Recognize(bottom.get()); });
-    lines = GroupIntoLines(first->Recognize(top.get()));
+    auto lower = std::async(std::launch::async,
+                            [&] { return (*second)->Recognize(bottom.get(), local_threshold); });
+    lines = GroupIntoLines(first->Recognize(top.get(), local_threshold));
     std::vector<OcrWord> lower_words = lower.get();
     for (OcrWord& word : lower_words) word.box.y += cut;
     for (OcrLine& line : GroupIntoLines(std::move(lower_words))) lines.push_back(std::move(line));
   } else {
-    lines = GroupIntoLines(first->Recognize(image));
+    lines = GroupIntoLines(first->Recognize(image, local_threshold));
   }
   // Boxes go back to upload coordinates.
   for (OcrLine& line : lines) {
@@ -122,11 +123,11 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
   ReceiptResult result = ReadReceiptFields(ocr, options_.chooser);
   result.ocr_text = JoinLines(ocr);
   if (result.amount.confidence < options_.receipt_reread_below) {
-    // Unsure: a second, independent reading from a sharpened image; each
-    // field comes from the reading that is surer of it.
-    PrepareOptions sharp = options_.prepare;
-    sharp.sharpen = true;
-    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, sharp);
+    // Unsure: a second, independent reading with a local threshold (the
+    // sharpened image read as before took as long as the first reading and
+    // drowned in the same specks where the page is noisy and unevenly lit);
+    // each field comes from the reading that is surer of it.
+    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, options_.prepare, true);
     if (auto* lines2 = std::get_if<std::vector<OcrLine>>(&again)) {
       ReceiptResult second = ReadReceiptFields(*lines2, options_.chooser);
       auto surer = [](auto& mine, const auto& other) {

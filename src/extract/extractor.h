@@ -29,7 +29,7 @@ struct ExtractorOptions {
   bool split_ocr = true;                // read a tall page's halves on two engines at once
   double seven_segment_accept = 0.6;    // confidence above which OCR is skipped
   double receipt_reread_below = 0.5;    // amount confidence under which a receipt is read again
-                                        // from a sharpened image (0: never)
+                                        // with Tesseract's local (Sauvola) threshold (0: never)
   CandidateChooser* chooser = nullptr;  // optional LLM judge (not owned)
 };
 
@@ -47,8 +47,10 @@ class Extractor {
 
  private:
   // OCR lines of a decoded image, or an engine failure. allow_split: a tall
-  // page may be read as two halves on two engines at once.
-  Expected<std::vector<OcrLine>> Ocr(Pix* rgb, bool allow_split, const PrepareOptions& prepare);
+  // page may be read as two halves on two engines at once; local_threshold:
+  // see OcrEngine::Recognize.
+  Expected<std::vector<OcrLine>> Ocr(Pix* rgb, bool allow_split, const PrepareOptions& prepare,
+                                     bool local_threshold = false);
 
   ExtractorOptions options_;
   std::unique_ptr<OcrPool> pool_;

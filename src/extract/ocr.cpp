@@ -32,9 +32,10 @@ std::unique_ptr<OcrEngine> OcrEngine::Create(const std::string& language, std::s
   return std::unique_ptr<OcrEngine>(new OcrEngine(std::move(api)));
 }
 
-std::vector<OcrWord> OcrEngine::Recognize(Pix* image) {
+std::vector<OcrWord> OcrEngine::Recognize(Pix* image, bool local_threshold) {
   std::vector<OcrWord> words;
   if (image == nullptr) return words;
+  api_->SetVariable("thresholding_method", local_threshold ? "2" : "0");
   api_->SetImage(image);
   api_->SetSourceResolution(300);
   if (api_->Recognize(nullptr) != 0) return words;

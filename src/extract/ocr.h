@@ -27,8 +27,11 @@ class OcrEngine {
   static std::unique_ptr<OcrEngine> Create(const std::string& language, std::string* error);
   ~OcrEngine();
 
-  // Words of an 8 bpp image, with boxes in its coordinates.
-  std::vector<OcrWord> Recognize(Pix* image);
+  // Words of an 8 bpp image, with boxes in its coordinates. Tesseract
+  // binarises it with a global Otsu threshold, or with Sauvola's local one
+  // (another reading, and fast on noisy pages whose Otsu binarisation
+  // drowns in specks).
+  std::vector<OcrWord> Recognize(Pix* image, bool local_threshold = false);
 
  private:
   explicit OcrEngine(std::unique_ptr<tesseract::TessBaseAPI> api);
