@@ -23,6 +23,13 @@ class RulePassesTest : public ::testing::Test {
     ContextPass(&s);
     return s;
   }
+  // A relevant parent judged at level.
+  static Judgment Parent(Level level) {
+    Judgment j;
+    j.relevance = Relevance::kRelevant;
+    j.level = level;
+    return j;
+  }
   RuleVerdict Run(std::string_view text, const Judgment* parent = nullptr) {
     RuleContext ctx;
     ctx.spot = &spot_;
@@ -150,9 +157,7 @@ TEST_F(RulePassesTest, NegationIronyPass) {
 }
 
 TEST_F(RulePassesTest, ReplyPassTakesTheParent) {
-  Judgment high;
-  high.relevance = Relevance::kRelevant;
-  high.level = Level::kHigh;
+  Judgment high = Parent(Level::kHigh);
   RuleVerdict v = Run("저도요", &high);
   EXPECT_EQ(v.row, "reply/parent");
   EXPECT_EQ(v.judgment.level, Level::kHigh);
@@ -509,9 +514,7 @@ TEST_F(RulePassesTest, ARunAtOpeningTimeIsTheHourUnlessAnEventIsNamed) {
 }
 
 TEST_F(RulePassesTest, AgreementInJamoAloneTakesTheParentLike222) {
-  Judgment packed;
-  packed.relevance = Relevance::kRelevant;
-  packed.level = Level::kHigh;
+  Judgment packed = Parent(Level::kHigh);
   for (std::string_view text : {"ㄹㅇ", "ㅇㅇ", "ㅇㅈ ㅋㅋ", "ㄹㅇㄹㅇ!!"}) {
     RuleVerdict v = Run(text, &packed);
     EXPECT_EQ(v.row, "reply/parent") << text;
