@@ -50,6 +50,8 @@ bool SetOption(const std::string& key, float x, nj::DefaultJudgeOptions* o) {
     o->classifier_min_cause = x;
   } else if (key == "min-cause-low") {
     o->classifier_min_cause_low = x;
+  } else if (key == "min-cause-over-post") {
+    o->classifier_min_cause_over_post = x;
   } else if (key == "min-post-cause") {
     o->classifier_min_post_cause = x;
   } else if (key == "level-override") {

@@ -177,7 +177,10 @@ void DefaultJudge::ChooseCause(const std::string& text, const RuleVerdict& v,
     cause =
         busy ? rules_.DetectCause(text, &key) : rules_.DetectCause(text, &key, ctx.spot_compact);
   }
-  const float min_cause = busy ? options_.classifier_min_cause : options_.classifier_min_cause_low;
+  const bool inherits = busy && i > 0 && ctx.post_cause != Cause::kNone;
+  const float min_cause = inherits ? options_.classifier_min_cause_over_post
+                          : busy   ? options_.classifier_min_cause
+                                   : options_.classifier_min_cause_low;
   if (cause == Cause::kNone && !(v.decided && v.cause_denied) && p.stated_cause != Cause::kNone &&
       p.p_stated_cause >= min_cause) {
     cause = p.stated_cause;

@@ -35,6 +35,8 @@ struct DefaultJudgeOptions {
   // LOW/UNKNOWN reports).
   float classifier_min_cause = 0.8f;
   float classifier_min_cause_low = 0.9f;
+  // ... and for a busy comment whose post has a cause, which it would otherwise inherit.
+  float classifier_min_cause_over_post = 0.95f;
   // ... and the bundle's context cause (what a busy comment inherits) from the post's text.
   float classifier_min_post_cause = 0.8f;
   // With no word the rules know, the classifier must be this sure a text is a report.

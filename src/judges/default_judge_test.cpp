@@ -62,6 +62,23 @@ TEST(DefaultJudgeTest, ACommentsOwnStatedCauseWinsOverThePosts) {
   EXPECT_EQ(out[2]->cause, Cause::kWeather);  // a LOW report with its stated cause
 }
 
+TEST(DefaultJudgeTest, ABusyCommentKeepsThePostsCauseOverAClassifierGuess) {
+  JudgeTask t = PopupTask({"프런트 지금 17번 부르는 중. 저 31번 ㅠ 한 시간 각"});
+  t.spot = {"s2", "설봉 콘도 프런트", "콘도 로비의 체크인 데스크"};
+  t.bundle.post.text =
+      "프런트 대기표 뽑았는데 앞에 23팀;;; 폭설 와서 다들 일찍 체크인하러 왔나봐요";
+  JudgeOutput out = DefaultJudge().JudgeBundle(t);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0]->cause, Cause::kWeather);
+  EXPECT_EQ(out[1]->level, Level::kHigh);
+  EXPECT_EQ(out[1]->cause, Cause::kWeather);  // no cause of its own: the post's
+  // The classifier reads a time of day into the comment with p between 0.8 and 0.95: at
+  // the threshold of a comment with no post cause it would have won.
+  DefaultJudgeOptions o;
+  o.classifier_min_cause_over_post = o.classifier_min_cause;
+  EXPECT_EQ(DefaultJudge(o).JudgeBundle(t)[1]->cause, Cause::kPeakTime);
+}
+
 TEST(DefaultJudgeTest, OnlyTargetsComeBackInOrder) {
   DefaultJudge judge;
   JudgeTask t = PopupTask({"한산해요", "저도요"});

@@ -508,9 +508,17 @@ TEST_F(RulePassesTest, AMessengerIsAnAdvertOnlyAsAContactAndANoticeOfClosedIntak
   EXPECT_EQ(Run("[안내] 오전 접수는 마감되었습니다").judgment.level, Level::kHigh);
 }
 
-TEST_F(RulePassesTest, ARunAtOpeningTimeIsTheHourUnlessAnEventIsNamed) {
-  EXPECT_EQ(Run("소아과 오픈런 했는데 벌써 대기실 꽉 찼어요").judgment.cause, Cause::kPeakTime);
+TEST_F(RulePassesTest, AQuietTimeOrAnOpeningRunIsNoCauseOfACrowdUnlessGivenAsTheReason) {
+  // (The fixture's spot is an event venue: a crowd with no cause of its own takes EVENT.)
+  EXPECT_EQ(Run("소아과 오픈런 했는데 벌써 대기실 꽉 찼어요").judgment.cause, Cause::kEvent);
+  EXPECT_EQ(Run("평일 저녁인데도 테이블 꽉 차 있어요").judgment.cause, Cause::kEvent);
+  EXPECT_EQ(Run("새벽 6시부터 줄 섰는데 앞에 서른 명").judgment.cause, Cause::kEvent);
   EXPECT_EQ(Run("팝업 오픈런 왔는데 줄 끝이 안 보여요").judgment.cause, Cause::kEvent);
+  // Given as the reason, the time is the cause; other time words stay causes.
+  EXPECT_EQ(Run("오픈런 시간이라 그런지 대기실 꽉 찼어요").judgment.cause, Cause::kPeakTime);
+  EXPECT_EQ(Run("주말 저녁 테이블 꽉 차 있어요").judgment.cause, Cause::kPeakTime);
+  // A quiet report keeps the old reading of a weekday given as the reason.
+  EXPECT_EQ(Run("평일이라 한산해요").judgment.cause, Cause::kPeakTime);
 }
 
 TEST_F(RulePassesTest, AgreementInJamoAloneTakesTheParentLike222) {
