@@ -508,6 +508,20 @@ TEST_F(RulePassesTest, AMessengerIsAnAdvertOnlyAsAContactAndANoticeOfClosedIntak
   EXPECT_EQ(Run("[안내] 오전 접수는 마감되었습니다").judgment.level, Level::kHigh);
 }
 
+TEST_F(RulePassesTest, WhereACountAndMinutesBothSayHighTheMinutesAreTheWait) {
+  for (std::string_view text :
+       {"앞에 아홉 팀 남음. 한 40분 기다린 듯", "지금 대기 20명으로 줄음 그래도 30분은 걸릴듯"}) {
+    RuleVerdict v = Run(text);
+    EXPECT_EQ(v.judgment.level, Level::kHigh) << text;
+    ASSERT_TRUE(v.wait) << text;
+    EXPECT_EQ(v.wait->unit, WaitInfo::kMinutes) << text;
+  }
+  // A count that says more than short minutes keeps the count's level.
+  RuleVerdict v = Run("앞에 세 명 2분이면 돼요");
+  ASSERT_TRUE(v.wait);
+  EXPECT_EQ(v.judgment.level, Level::kLow);
+}
+
 TEST_F(RulePassesTest, AQuietTimeOrAnOpeningRunIsNoCauseOfACrowdUnlessGivenAsTheReason) {
   // (The fixture's spot is an event venue: a crowd with no cause of its own takes EVENT.)
   EXPECT_EQ(Run("소아과 오픈런 했는데 벌써 대기실 꽉 찼어요").judgment.cause, Cause::kEvent);
