@@ -134,7 +134,8 @@ inline constexpr LevelCue kLevelCues[] = {
     {"사람터져", H, 1.4, M}, {"꽉막", H, 1.3, M}, {"엄청많", H, 1.3, L}, {"너무많", H, 1.3, L},
     {"진짜많", H, 1.2, L}, {"겁나많", H, 1.3, L}, {"개많", H, 1.3, L}, {"대박많", H, 1.3, L},
     {"많아", H, 0.6, L}, {"많음", H, 0.6, L}, {"많네", H, 0.6, L}, {"많습", H, 0.6, L}, {"빽빽", H, 1.3, M},
-    {"줄이어마", H, 1.3, M}, {"어마어마", H, 1.1, M}, {"길어요", H, 0.8, M}, {"줄서있는사람", H, 0.5, M},
+    {"줄이어마", H, 1.3, M}, {"어마어마", H, 1.1, M}, {"길어요", H, 0.8, M}, {"길어유", H, 0.8, M}, {"길고요", H, 0.8, M},
+    {"길어예", H, 0.8, M}, {"공간이없", H, 1.2, L}, {"공간없", H, 1.2, L}, {"줄서있는사람", H, 0.5, M},
     {"꼬리에꼬리", H, 1.3, M}, {"몇바퀴", H, 1.3, M}, {"가득", H, 1.1, M}, {"붐비네", H, 0.8, L},
     {"붐벼요", H, 0.8, L}, {"복잡해", H, 0.7, L}, {"복잡하", H, 0.7, L}, {"밀려요", H, 0.7, L},
     {"막혀", H, 0.6, L}, {"정체", H, 0.9, L}, {"만원", H, 1.1, M}, {"다찼", H, 1.1, M}, {"매진", H, 1.2, H},
@@ -223,7 +224,10 @@ inline constexpr LevelCue kLevelCues[] = {
     // there and outweighs the sarcasm before it (둘뿐/셋뿐: every labeled file LOW 3 of 3);
     // "바로 불려요" (called at once) is as quiet as "바로 들어가요" (LOW 51 of 69 for those);
     // "대기가 길어지고 있습니다" is the staff notice of a long wait (HIGH 1 of 1, blind-40).
-    {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M}, {"바로불려", L, 1.1, M}, {"바로불러", L, 1.1, M},
+    {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M},
+    // "저 포함 두 명": the writer counting the few who are there.
+    {"저포함두명", L, 1.4, M}, {"저포함세명", L, 1.3, M}, {"저포함2명", L, 1.4, M}, {"저포함3명", L, 1.3, M},
+    {"나포함두명", L, 1.4, M}, {"나포함세명", L, 1.3, M}, {"나포함2명", L, 1.4, M}, {"나포함3명", L, 1.3, M}, {"바로불려", L, 1.1, M}, {"바로불러", L, 1.1, M},
     {"바로호출", L, 1.1, M}, {"대기가길어지", H, 1.2, L}, {"대기시간이길어지", H, 1.2, L},
     // Fourteenth round (blind-41..43 in training; counts over every labeled file): 반도 못
     // (half the queue not yet) HIGH 19 of 19; 사람 너무 없어 is quiet, not "사람 너무" (LOW 1 of 1);
@@ -247,6 +251,8 @@ inline constexpr MarkerCue kMarkers[] = {
     {"다길래", Marker::kExpect}, {"라길래", Marker::kExpect}, {"다고해서", Marker::kExpect},
     {"다던", Marker::kExpect}, {"라던", Marker::kExpect}, {"다며", Marker::kExpect},
     {"걱정했", Marker::kExpect}, {"예상했", Marker::kExpect}, {"각오했", Marker::kExpect},
+    // "항상 헬인데 오늘은 웬일로 2명": what the place usually is, against today.
+    {"인데오늘은", Marker::kExpect}, {"인데오늘따라", Marker::kExpect}, {"인데웬일로", Marker::kExpect},
     {"는개뿔", Marker::kIrony}, {"개뿔", Marker::kIrony}, {"농담이고", Marker::kIrony},
     {"농담", Marker::kIrony}, {"누구임", Marker::kIrony}, {"누구냐", Marker::kIrony},
     {"퍽이나", Marker::kIrony}, {"는무슨", Marker::kIrony}, {"여유는무슨", Marker::kIrony},

@@ -352,6 +352,23 @@ void ContextPass(RuleState* s) {
     if (by[r] > by[best]) best = r;
   if (by[best] > 0) s->main_drop = static_cast<ClauseDrop>(best);
 
+  // "사람 너무 많아서 숨 막히네요ㅋㅋ 저랑 간호사 선생님 둘뿐": in a short text, the few who are
+  // there (둘뿐, 저 혼자, 저밖에 없어요) void the crowd words before them. Every labeled file:
+  // such counts LOW 43 times of 48; the 3 HIGH are long posts about a crowd elsewhere.
+  if (s->c.text.size() <= 150)
+    for (const auto& few : hits.levels) {
+      std::string_view pat(s->c.text.data() + few.pos, few.end - few.pos);
+      if (few.dropped || few.level != Level::kLow) continue;
+      bool count = false;
+      for (std::string_view w :
+           {"둘뿐", "셋뿐", "저뿐", "나뿐", "저밖에없", "나밖에없", "저혼자", "나혼자", "저포함두명",
+            "저포함세명", "저포함2명", "저포함3명", "나포함두명", "나포함세명", "나포함2명", "나포함3명"})
+        count = count || pat == w;
+      if (!count) continue;
+      for (auto& h : hits.levels)
+        if (!h.dropped && h.pos < few.pos && Rank(h.level) >= 2)
+          h.dropped = true, s->irony_dropped = true;
+    }
   // "아주 여유롭네요^^ 40분째 줄": a quiet word next to crowd evidence is sarcasm.
   bool caret = s->text.find("^^") != std::string_view::npos;
   bool busy_evidence = false;
@@ -362,22 +379,6 @@ void ContextPass(RuleState* s) {
   if (busy_evidence && (caret || s->Has(Marker::kIrony)))
     for (auto& h : hits.levels)
       if (h.level == Level::kLow && !h.dropped) h.dropped = true, s->irony_dropped = true;
-  // "사람 너무 많아서 숨 막히네요ㅋㅋ 저랑 간호사 선생님 둘뿐": in a short text, the few who are
-  // there (둘뿐, 저 혼자, 저밖에 없어요) void the crowd words before them. Every labeled file:
-  // such counts LOW 43 times of 48; the 3 HIGH are long posts about a crowd elsewhere.
-  if (s->c.text.size() <= 150)
-    for (const auto& few : hits.levels) {
-      std::string_view pat(s->c.text.data() + few.pos, few.end - few.pos);
-      if (few.dropped || few.level != Level::kLow) continue;
-      bool count = false;
-      for (std::string_view w :
-           {"둘뿐", "셋뿐", "저뿐", "나뿐", "저밖에없", "나밖에없", "저혼자", "나혼자"})
-        count = count || pat == w;
-      if (!count) continue;
-      for (auto& h : hits.levels)
-        if (!h.dropped && h.pos < few.pos && Rank(h.level) >= 2)
-          h.dropped = true, s->irony_dropped = true;
-    }
   // "아주 여유롭네요^^", "쾌적하네요^^" exclaimed with ^^ and nothing else is sarcasm too: the
   // written files label quiet words in the 네/습니다 form with ^^ HIGH 27 times of 28 ("한산해요^^"
   // with 해요 tells, and stays LOW).

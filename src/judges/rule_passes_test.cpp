@@ -561,3 +561,18 @@ TEST_F(RulePassesTest, AnOrderToDropTheRulesIsAnInjectionHoweverWorded) {
 
 }  // namespace
 }  // namespace nunchi::judges
+namespace nunchi::judges {
+TEST_F(RulePassesTest, ZZDebug) {
+  const char* e = getenv("ZZ");
+  std::string all = e ? e : "";
+  size_t from = 0;
+  while (from <= all.size()) {
+    size_t to = all.find('|', from);
+    if (to == std::string::npos) to = all.size();
+    std::string t = all.substr(from, to - from);
+    from = to + 1;
+    RuleVerdict v = Run(t);
+    printf("%s => decided=%d row=%s rel=%d lvl=%d conf=%.2f\n", t.c_str(), v.decided, std::string(v.row).c_str(), (int)v.judgment.relevance, (int)v.judgment.level, v.confidence);
+  }
+}
+}
