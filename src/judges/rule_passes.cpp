@@ -360,9 +360,9 @@ void ContextPass(RuleState* s) {
       std::string_view pat(s->c.text.data() + few.pos, few.end - few.pos);
       if (few.dropped || few.level != Level::kLow) continue;
       bool count = false;
-      for (std::string_view w :
-           {"둘뿐", "셋뿐", "저뿐", "나뿐", "저밖에없", "나밖에없", "저혼자", "나혼자", "저포함두명",
-            "저포함세명", "저포함2명", "저포함3명", "나포함두명", "나포함세명", "나포함2명", "나포함3명"})
+      for (std::string_view w : {"둘뿐", "셋뿐", "저뿐", "나뿐", "저밖에없", "나밖에없", "저혼자",
+                                 "나혼자", "저포함두명", "저포함세명", "저포함2명", "저포함3명",
+                                 "나포함두명", "나포함세명", "나포함2명", "나포함3명"})
         count = count || pat == w;
       if (!count) continue;
       for (auto& h : hits.levels)

@@ -508,6 +508,23 @@ TEST_F(RulePassesTest, AMessengerIsAnAdvertOnlyAsAContactAndANoticeOfClosedIntak
   EXPECT_EQ(Run("[안내] 오전 접수는 마감되었습니다").judgment.level, Level::kHigh);
 }
 
+TEST_F(RulePassesTest, TheFewTheWriterCountsVoidTheCrowdWordsBeforeThem) {
+  for (std::string_view text :
+       {"셔틀 줄 엄청나네요 ^^ 저 포함 두 명 ㅋㅋㅋ", "도움센터 사람 진짜 많네요^^ 저 포함 2명",
+        "월요일 아침 여기는 항상 헬인데 오늘은 웬일로 한산하네요"}) {
+    RuleVerdict v = Run(text);
+    EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant) << text;
+    EXPECT_EQ(v.judgment.level, Level::kLow) << text;
+  }
+  EXPECT_EQ(Run("셔틀 줄 엄청나네요 ^^ 저 포함 스무 명은 서 있어요").judgment.level, Level::kHigh);
+}
+
+TEST_F(RulePassesTest, DialectAndListFormsOfALongQueueAreHigh) {
+  for (std::string_view text :
+       {"줄 진짜 길어유", "줄은 여전히 길고요", "줄 억수로 길어예", "캐스팅할 공간이 없어요"})
+    EXPECT_EQ(Run(text).judgment.level, Level::kHigh) << text;
+}
+
 TEST_F(RulePassesTest, WhereACountAndMinutesBothSayHighTheMinutesAreTheWait) {
   for (std::string_view text :
        {"앞에 아홉 팀 남음. 한 40분 기다린 듯", "지금 대기 20명으로 줄음 그래도 30분은 걸릴듯"}) {
@@ -561,18 +578,3 @@ TEST_F(RulePassesTest, AnOrderToDropTheRulesIsAnInjectionHoweverWorded) {
 
 }  // namespace
 }  // namespace nunchi::judges
-namespace nunchi::judges {
-TEST_F(RulePassesTest, ZZDebug) {
-  const char* e = getenv("ZZ");
-  std::string all = e ? e : "";
-  size_t from = 0;
-  while (from <= all.size()) {
-    size_t to = all.find('|', from);
-    if (to == std::string::npos) to = all.size();
-    std::string t = all.substr(from, to - from);
-    from = to + 1;
-    RuleVerdict v = Run(t);
-    printf("%s => decided=%d row=%s rel=%d lvl=%d conf=%.2f\n", t.c_str(), v.decided, std::string(v.row).c_str(), (int)v.judgment.relevance, (int)v.judgment.level, v.confidence);
-  }
-}
-}
