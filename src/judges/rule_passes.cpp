@@ -531,6 +531,13 @@ std::optional<RuleRow> QuantityPass(const RuleState& s, RuleVerdict* v) {
     // "발 디딜 틈이 없어요 … 3분째": a short figure does not quiet a crowd word.
     if (best->info.level == Level::kLow && h.weight >= 1.0f && Rank(h.level) > Rank(level))
       level = h.level;
+    // "생각보다 줄 짧아요!! 앞에 네 명", "코트가 여유롭습니다. 두 팀만": a quiet word sizes a
+    // small queue of people or teams as quiet (data/train/written 3 more signals right, spent
+    // blind-50..58 3 more; twentieth round of issue 13).
+    if (h.level == Level::kLow && h.weight >= 1.0f && !h.negated && level == Level::kMedium &&
+        best->info.unit != WaitInfo::kMinutes && best->info.amount <= 5 &&
+        (best->info.unit == WaitInfo::kPeople || best->info.unit == WaitInfo::kTeams))
+      level = Level::kLow;
     if (h.level != Level::kUnknown && h.weight >= 1.0f && h.level != best->info.level)
       words_other = true;
   }

@@ -519,6 +519,14 @@ TEST_F(RulePassesTest, TheFewTheWriterCountsVoidTheCrowdWordsBeforeThem) {
   EXPECT_EQ(Run("셔틀 줄 엄청나네요 ^^ 저 포함 스무 명은 서 있어요").judgment.level, Level::kHigh);
 }
 
+TEST_F(RulePassesTest, AQuietWordSizesASmallQueueAsQuiet) {
+  EXPECT_EQ(Run("생각보다 한산하네유~ 줄 다섯명?").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("코트가 여유롭습니다. 어르신들 두 팀만 치고 계십니다").judgment.level, Level::kLow);
+  // Without the quiet word, or with a wait in minutes, the figure decides.
+  EXPECT_EQ(Run("줄 다섯명 서 있어요").judgment.level, Level::kMedium);
+  EXPECT_EQ(Run("생각보다 한산하네요 대기 15분").judgment.level, Level::kMedium);
+}
+
 TEST_F(RulePassesTest, DialectAndListFormsOfALongQueueAreHigh) {
   for (std::string_view text :
        {"줄 진짜 길어유", "줄은 여전히 길고요", "줄 억수로 길어예", "캐스팅할 공간이 없어요"})
