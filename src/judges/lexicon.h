@@ -224,7 +224,7 @@ inline constexpr LevelCue kLevelCues[] = {
     // there and outweighs the sarcasm before it (둘뿐/셋뿐: every labeled file LOW 3 of 3);
     // "바로 불려요" (called at once) is as quiet as "바로 들어가요" (LOW 51 of 69 for those);
     // "대기가 길어지고 있습니다" is the staff notice of a long wait (HIGH 1 of 1, blind-40).
-    {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M},
+    {"둘뿐", L, 1.5, M}, {"셋뿐", L, 1.4, M}, {"초컷", L, 1.2, M},
     // "저 포함 두 명": the writer counting the few who are there.
     {"저포함두명", L, 1.4, M}, {"저포함세명", L, 1.3, M}, {"저포함2명", L, 1.4, M}, {"저포함3명", L, 1.3, M},
     {"나포함두명", L, 1.4, M}, {"나포함세명", L, 1.3, M}, {"나포함2명", L, 1.4, M}, {"나포함3명", L, 1.3, M}, {"바로불려", L, 1.1, M}, {"바로불러", L, 1.1, M},

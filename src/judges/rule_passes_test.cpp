@@ -525,6 +525,7 @@ TEST_F(RulePassesTest, AQuietWordSizesASmallQueueAsQuiet) {
   // Without the quiet word, or with a wait in minutes, the figure decides.
   EXPECT_EQ(Run("줄 다섯명 서 있어요").judgment.level, Level::kMedium);
   EXPECT_EQ(Run("생각보다 한산하네요 대기 15분").judgment.level, Level::kMedium);
+  EXPECT_EQ(Run("8시 50분에 도착했는데 5초컷").judgment.level, Level::kLow);  // seconds
 }
 
 TEST_F(RulePassesTest, DialectAndListFormsOfALongQueueAreHigh) {
