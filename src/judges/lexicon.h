@@ -246,7 +246,7 @@ inline constexpr LevelCue kLevelCues[] = {
 
 // clang-format off
 inline constexpr MarkerCue kMarkers[] = {
-    {"줄알았", Marker::kExpect}, {"줄만알았", Marker::kExpect}, {"까봐", Marker::kExpect},
+    {"줄알았", Marker::kExpect}, {"줄만알았", Marker::kExpect}, {"줄알고", Marker::kExpect}, {"까봐", Marker::kExpect},
     {"거라더니", Marker::kExpect}, {"다더니", Marker::kExpect}, {"라더니", Marker::kExpect},
     {"다길래", Marker::kExpect}, {"라길래", Marker::kExpect}, {"다고해서", Marker::kExpect},
     {"다던", Marker::kExpect}, {"라던", Marker::kExpect}, {"다며", Marker::kExpect},

@@ -519,6 +519,12 @@ TEST_F(RulePassesTest, TheFewTheWriterCountsVoidTheCrowdWordsBeforeThem) {
   EXPECT_EQ(Run("셔틀 줄 엄청나네요 ^^ 저 포함 스무 명은 서 있어요").judgment.level, Level::kHigh);
 }
 
+TEST_F(RulePassesTest, WhatTheWriterExpectedWhenComingIsNoReport) {
+  EXPECT_EQ(Run("사람 많을 줄 알고 책까지 챙겨왔는데 5분도 안 걸림ㅋㅋ").judgment.level,
+            Level::kLow);
+  EXPECT_EQ(Run("한산할 줄 알고 왔는데 아직 대기 8팀이네요").judgment.level, Level::kMedium);
+}
+
 TEST_F(RulePassesTest, AQuietWordSizesASmallQueueAsQuiet) {
   EXPECT_EQ(Run("생각보다 한산하네유~ 줄 다섯명?").judgment.level, Level::kLow);
   EXPECT_EQ(Run("코트가 여유롭습니다. 어르신들 두 팀만 치고 계십니다").judgment.level, Level::kLow);
