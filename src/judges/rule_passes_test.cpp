@@ -299,7 +299,7 @@ TEST_F(RulePassesTest, SettingOnePlaceAsideStartsANewClause) {
 
 TEST_F(RulePassesTest, DialectEndingsEndAClause) {
   for (std::string_view text :
-       {"주차장은 꽉 찼어유 대합실은 한산해유", "주차장은 꽉 찼네예 대합실은 한산합니더"}) {
+       {"주차장은 꽉 찼어유 입구는 한산해유", "주차장은 꽉 찼네예 입구는 한산합니더"}) {
     RuleVerdict v = Run(text);
     EXPECT_EQ(v.judgment.relevance, Relevance::kRelevant) << text;
     EXPECT_EQ(v.judgment.level, Level::kLow) << text;

@@ -85,7 +85,10 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       // Fifth round (spent blind-16..18): windows and departments of an office or a
       // hospital, rooms, pools, slopes and resorts named as the other place.
       "창구", "검진실", "접종실", "외과", "내과", "약제과", "원무과", "소아과", "치과", "전시장",
-      "전시실", "풀", "탕", "슬로프", "리조트", "스키장", "구이터", "놀이터"};
+      "전시실", "풀", "탕", "슬로프", "리조트", "스키장", "구이터", "놀이터",
+      // Twentieth round (spent blind-59..61): rooms, floors, courts, trucks, printers and
+      // corridors of a campus named as the other place (not 팀: "열 팀은" is a count).
+      "실", "층", "코트", "트럭", "통로", "프린터", "복사"};
   // Kinds that are as often a part of the spot as another place ("예약 창구" of a rental
   // shop, "큰 풀" of a water park): another one only when the spot is itself one of that
   // kind ("일반 창구는" when the spot is the 경로 우대 창구).
@@ -102,7 +105,9 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
     size_t end = q;
     // "결핵검진실 앞에는", "정형외과 앞은", "3층 쪽은": the place before its side.
     if (At(t, q, "는") && end >= 3 && t.substr(end - 3, 3) == "에") end -= 3;
-    if (end >= 3 && (t.substr(end - 3, 3) == "쪽" || t.substr(end - 3, 3) == "앞")) end -= 3;
+    if (end >= 3 && (t.substr(end - 3, 3) == "쪽" || t.substr(end - 3, 3) == "앞" ||
+                     t.substr(end - 3, 3) == "안"))
+      end -= 3;
     for (auto kind : kKinds) {
       if (end < kind.size() || t.substr(end - kind.size(), kind.size()) != kind) continue;
       if (std::find(std::begin(kPartKinds), std::end(kPartKinds), kind) != std::end(kPartKinds) &&

@@ -137,6 +137,14 @@ TEST_F(RulesTest, NamedPlacesOfAKind) {
   ExpectLevel("매장은 널널해요", Level::kLow);  // the bare kind is the spot
   ExpectLevel("사람 많은 백사장은 처음이에요 미어터져요", Level::kHigh);
   ExpectLevel("백사장 쪽은 발 디딜 틈 없어요", Level::kHigh);
+  // Rooms, floors, courts and trucks of a campus; "안" is a side like 쪽 and 앞.
+  spot_ = {"s4", "중앙도서관 제1열람실", "중앙도서관 3층 제1열람실 좌석"};
+  ExpectIrrelevant("4층 노트북실은 그래도 20자리 남았어요");
+  ExpectIrrelevant("1층 농구코트는 완전 비어있음");
+  ExpectIrrelevant("운동장 쪽 푸드트럭은 한산해요");
+  ExpectIrrelevant("학생회관 안은 비 피하러 온 사람들로 꽉 찼어요");
+  ExpectLevel("제1열람실은 자리 거의 없어요", Level::kHigh);  // the spot names it
+  ExpectLevel("앞에 다섯 팀은 있네요", Level::kMedium);       // a count, not a place
 }
 
 TEST_F(RulesTest, EverydayForms) {
