@@ -525,6 +525,16 @@ TEST_F(RulePassesTest, WhatTheWriterExpectedWhenComingIsNoReport) {
   EXPECT_EQ(Run("한산할 줄 알고 왔는데 아직 대기 8팀이네요").judgment.level, Level::kMedium);
 }
 
+TEST_F(RulePassesTest, FormalQuestionsNoticesAndEmptyTables) {
+  EXPECT_EQ(Run("민원실 지금 사람 많습니까? 재발급 하려는데요").judgment.relevance,
+            Relevance::kIrrelevant);
+  EXPECT_EQ(Run("민원실 지금 사람 많습니다").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("[door] 내부 정원 초과, 입장 일시 제한합니다").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("ㅇㅇ 빈 테이블 천지예요").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("테이블 10개 중에 2개만 차있음").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("사람 천지예요").judgment.level, Level::kHigh);
+}
+
 TEST_F(RulePassesTest, AQuietWordSizesASmallQueueAsQuiet) {
   EXPECT_EQ(Run("생각보다 한산하네유~ 줄 다섯명?").judgment.level, Level::kLow);
   EXPECT_EQ(Run("코트가 여유롭습니다. 어르신들 두 팀만 치고 계십니다").judgment.level, Level::kLow);
