@@ -293,5 +293,45 @@ TEST(Cascade, WithoutATextTermOnlyTargetsAreLearnt) {
   EXPECT_GT(cascade.target_seconds(), 0.05);
 }
 
+// The stall risk of learning only from calls that had the engine to themselves: a prior so
+// slow that nothing fits the wait escalates nothing it waits for, but every unsure target
+// is still deferred, and a deferred call alone on the engine is learnt from, until the
+// estimate lets the cascade wait for the LLM again.
+TEST(Cascade, APriorTooSlowForAnyWaitStillLearnsFromTheDeferredCallsUntilItWaits) {
+  ScriptedCheap cheap;
+  cheap.conf = {{0, 0.1}};
+  FakeLlm llm;
+  llm.delay = 20ms;
+  CascadeOptions o = Options(0.9);
+  o.call_seconds = 0;
+  o.target_seconds = 3.0;  // a prior 150 times too slow: no target fits the 500 ms wait
+  o.max_wait = 500ms;
+  LateSink sink;
+  Cascade cascade(&cheap, &llm, o);
+  int kept = 0;
+  bool waited = false;
+  for (int round = 0; round < 12 && !waited; ++round) {
+    JudgeTask t = Task(1, 60s);
+    sink.Attach(t);
+    const double before = cascade.target_seconds();
+    JudgeOutput out = cascade.JudgeBundle(t);
+    ASSERT_TRUE(out[0].ok());
+    if (out[0]->judge == "llm") {
+      waited = true;
+      break;
+    }
+    EXPECT_EQ(out[0]->cascade->outcome, CascadeRecord::Outcome::kKeptTime);
+    ++kept;
+    ASSERT_EQ(sink.WaitFor(kept).size(), static_cast<size_t>(kept));  // the deferred answer
+    for (int i = 0; i < 200 && cascade.target_seconds() >= before; ++i)
+      std::this_thread::sleep_for(5ms);  // its thread learns after it hands the answer
+    EXPECT_LT(cascade.target_seconds(), before) << "round " << round;
+  }
+  EXPECT_TRUE(waited) << "still deferring after " << kept << " calls, estimate "
+                      << cascade.target_seconds();
+  EXPECT_GE(kept, 1);
+  EXPECT_EQ(cascade.stats().shared.load(), 0u);  // each deferred call ran alone
+}
+
 }  // namespace
 }  // namespace nunchi::judges
