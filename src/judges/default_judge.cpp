@@ -47,11 +47,13 @@ double AgainstConfidence(double p, double q) {
 }  // namespace
 
 Judgment DefaultJudge::Decide(const std::string& text, const RuleContext& ctx, size_t i,
-                              bool event_spot, ClassifierPrediction* prediction) const {
+                              bool event_spot, ClassifierPrediction* prediction,
+                              Level* asked) const {
   using Mode = DefaultJudgeOptions::Mode;
   Judgment j;
   RuleVerdict v;
   if (options_.mode != Mode::kClassifierOnly) v = rules_.Analyze(text, ctx);
+  if (asked) *asked = v.asked;
   if (options_.mode == Mode::kRulesOnly) {
     j = v.decided ? std::move(v.judgment) : Judgment{};
     j.relevance_confidence = v.decided ? RuleConfidence(v.relevance_confidence, v.confidence) : 0.5;
@@ -216,6 +218,7 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
     ctx.post = i == 0 ? nullptr : &judged[0];
     Judgment j;
     std::optional<ClassifierPrediction> p;  // the classifier's reading, when it ran
+    Level asked = Level::kUnknown;
     if (prefilter_->IsNoise(text)) {
       j = PrefilterJudgment();
       j.model = std::string(kDefaultJudgeVersion);
@@ -223,7 +226,7 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
       j.level_confidence = 1.0;
     } else {
       p.emplace();
-      j = Decide(text, ctx, i, event_spot, &*p);
+      j = Decide(text, ctx, i, event_spot, &*p, &asked);
       if (options_.mode == DefaultJudgeOptions::Mode::kRulesOnly) p.reset();
     }
     if (i == 0) {
@@ -241,6 +244,7 @@ JudgeOutput DefaultJudge::JudgeBundle(const JudgeTask& task) {
       }
     }
     judged.push_back(std::move(j));
+    ctx.parent_asked = asked;  // for the next signal, whose parent this one is
   }
   for (size_t t : task.targets) {
     if (t >= task.bundle.size()) {

@@ -85,9 +85,10 @@ class DefaultJudge : public Judge {
 
  private:
   // The judgment of one signal that is not noise; its classifier prediction into
-  // `prediction` when the classifier ran (not in kRulesOnly; may be null).
+  // `prediction` when the classifier ran (not in kRulesOnly; may be null), and the level a
+  // question asked about into `asked` (RuleVerdict::asked; may be null).
   Judgment Decide(const std::string& text, const RuleContext& ctx, size_t i, bool event_spot,
-                  ClassifierPrediction* prediction = nullptr) const;
+                  ClassifierPrediction* prediction = nullptr, Level* asked = nullptr) const;
   // The cause and cause text of a RELEVANT judgment whose level is decided.
   void ChooseCause(const std::string& text, const RuleVerdict& v, const ClassifierPrediction& p,
                    const RuleContext& ctx, size_t i, bool event_spot, Judgment* j) const;

@@ -79,6 +79,21 @@ TEST(DefaultJudgeTest, ABusyCommentKeepsThePostsCauseOverAClassifierGuess) {
   EXPECT_EQ(DefaultJudge(o).JudgeBundle(t)[1]->cause, Cause::kPeakTime);
 }
 
+TEST(DefaultJudgeTest, AYesToAQuestionAboutTheCrowdReportsWhatItAsked) {
+  JudgeTask t = PopupTask({"지금도 입구 줄 엄청 길어요??", "ㅇㅇ", "ㅇㅇ"});
+  t.bundle.post.text = "팝업 굿즈 뭐 남았어요?";
+  JudgeOutput out = DefaultJudge().JudgeBundle(t);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[1]->relevance, Relevance::kIrrelevant);  // the question
+  EXPECT_EQ(out[2]->relevance, Relevance::kRelevant);    // yes, it is long
+  EXPECT_EQ(out[2]->level, Level::kHigh);
+  EXPECT_EQ(out[3]->level, Level::kHigh);  // agreeing with that yes, like 222
+  // A yes to a question that names no level, or to the post's question, says nothing.
+  t = PopupTask({"ㅇㅇ"});
+  t.bundle.post.text = "오늘 오픈 11시죠?";
+  EXPECT_EQ(DefaultJudge().JudgeBundle(t)[1]->relevance, Relevance::kIrrelevant);
+}
+
 TEST(DefaultJudgeTest, OnlyTargetsComeBackInOrder) {
   DefaultJudge judge;
   JudgeTask t = PopupTask({"한산해요", "저도요"});

@@ -39,8 +39,10 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
       const std::string& text = i == 0 ? b.bundle.post.text : b.bundle.comments[i - 1].text;
       const auto& label = b.labels[i];
       ctx.parent = i == 0 ? nullptr : &parent;
+      Level asked = Level::kUnknown;
       if (label) {
         RuleVerdict v = rules.Analyze(text, ctx);
+        asked = v.asked;
         ++t.signals;
         if (!v.decided || v.row.empty()) {
           ++t.undecided;
@@ -74,8 +76,11 @@ PassTally MeasurePasses(const Rules& rules, const std::vector<LabeledBundle>& bu
         parent.level = label->level;
         parent.cause = label->cause;
       } else {
-        parent = rules.Analyze(text, ctx).judgment;
+        RuleVerdict v = rules.Analyze(text, ctx);
+        parent = v.judgment;
+        asked = v.asked;
       }
+      ctx.parent_asked = asked;
       if (i == 0) {
         post = parent;
         ctx.post = &post;

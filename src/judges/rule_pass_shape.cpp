@@ -1,10 +1,13 @@
 // Text shapes the rule passes read (rule_passes.h): symbol-only noise, agreement written
-// in jamo, and a report that opens with a topic the spot does not name. Pure functions
+// in jamo, a yes to a question about the crowd, and a report that opens with a topic the
+// spot does not name. Pure functions
 // of their input, safe from any thread.
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
 
+#include "judges/cause_text.h"
 #include "judges/rule_passes.h"
 #include "judges/text_util.h"
 
@@ -86,6 +89,47 @@ bool OpensWithForeignTopic(std::string_view text, std::string_view compact,
     return !compact.empty() && spot_compact->find(compact) == std::string::npos;
   }
   return false;
+}
+
+// "ㅇㅇ", "네", "넵", "응", "맞아요" alone (laughter and punctuation aside).
+bool BareYes(std::string_view compact) {
+  std::string core;
+  for (size_t i = 0; i < compact.size();) {
+    size_t at = i;
+    char32_t cp = NextCodePoint(compact, i);
+    if (cp == U'ㅋ' || cp == U'ㅎ' || cp == U'~' || cp == U'!' || cp == U'.' || cp == U'^')
+      continue;
+    core.append(compact.substr(at, i - at));
+  }
+  for (std::string_view y : {"ㅇㅇ", "ㅇㅇㅇ", "네", "네네", "넵", "넹", "응", "웅", "맞아요",
+                             "네맞아요", "ㅇㅇ맞아요", "yes", "yep", "Yes"})
+    if (core == y) return true;
+  return false;
+}
+
+Level AskedLevel(const RuleState& s) {
+  Level asked = Level::kUnknown;
+  for (const auto& h : s.hits.levels) {
+    if (h.clause >= s.nc || s.drop[h.clause] != ClauseDrop::kQuestion || h.weight < 1.0f ||
+        h.negated || h.level == Level::kUnknown)
+      continue;
+    if (asked != Level::kUnknown && asked != h.level) return Level::kUnknown;
+    asked = h.level;
+  }
+  return asked;
+}
+
+bool AnswersTheAskedLevel(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
+  if (ctx.parent_asked == Level::kUnknown || !BareYes(s.c.text)) return false;
+  v->decided = true;
+  v->reason = "reply";
+  v->judgment.relevance = Relevance::kRelevant;
+  v->judgment.level = ctx.parent_asked;
+  if (ctx.parent_asked != Level::kLow) v->judgment.cause = ctx.post_cause;
+  v->cause_key = ctx.post_cause_key;
+  v->judgment.cause_text = MakeCauseText(Relevance::kRelevant, v->judgment.level, v->judgment.cause,
+                                         v->cause_key, std::nullopt);
+  return true;
 }
 
 }  // namespace nunchi::judges

@@ -105,6 +105,13 @@ struct RuleState {
 bool OnlyJamoOrSymbols(std::string_view compact);
 // "ㄹㅇ", "ㅇㅇ", "ㅇㅈ" alone, with laughter or punctuation at most: agreement like "222".
 bool BareJamoAgreement(std::string_view compact);
+// A question about the crowd ("지금도 로비 꽉 차 있어요?"): the one level its words ask about
+// (after ContextPass), else UNKNOWN.
+Level AskedLevel(const RuleState& s);
+// "ㅇㅇ" to a question that asked about a level (RuleContext::parent_asked): a report of
+// that level, v filled; false otherwise (twentieth round of issue 13: spent blind-56..61
+// two signals more right, none fewer; data/train/written and the dev set unchanged).
+bool AnswersTheAskedLevel(const RuleState& s, const RuleContext& ctx, RuleVerdict* v);
 // "방파제는 널널해요", "여기 아니고 신평점은 한산": the text opens with a topic noun (one of
 // its first two words, with 은/는) that the spot's compact name and description do not
 // contain, or says it is not here. Such a report may be about another place.

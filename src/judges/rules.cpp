@@ -96,6 +96,10 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
   ContextPass(&s);
 
   RuleVerdict v;
+  if (AnswersTheAskedLevel(s, ctx, &v)) {
+    ApplyConfidence(RuleRow::kReplyParent, &v);
+    return v;
+  }
   ReplyOutcome reply = ReplyPass(s, ctx, &v);
   if (reply == ReplyOutcome::kOwnReport) return v;  // no opinion
   if (reply == ReplyOutcome::kDecided) {
@@ -114,7 +118,11 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
     row = RuleRow::kIrony;
   }
   if (!row) {
-    if (auto why = NoCuePass(s)) return Irrelevant(*why, ReasonOf(*why));
+    if (auto why = NoCuePass(s)) {
+      RuleVerdict q = Irrelevant(*why, ReasonOf(*why));
+      if (*why == RuleRow::kQuestion) q.asked = AskedLevel(s);
+      return q;
+    }
     return v;  // no opinion
   }
   // Sarcasm or an expectation changed what the words say: that is the pattern to trust.

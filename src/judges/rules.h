@@ -32,6 +32,9 @@ struct RuleContext {
   // The places the description says are not the spot (spot_scope.h), compact form; with
   // spot_compact filled from MakeSpotScope, set together.
   std::vector<std::string> spot_excluded;
+  // The level the previous signal asked about when it was a question ("지금도 로비 꽉 차
+  // 있어요?": HIGH; RuleVerdict::asked); a bare yes to it reports that level.
+  Level parent_asked = Level::kUnknown;
 };
 
 // A waiting time or queue size found in a text.
@@ -63,6 +66,9 @@ struct RuleVerdict {
   // 올 줄 알았는데 한산"): no cause, and no other reading of the text should give one.
   bool cause_denied = false;
   std::optional<WaitInfo> wait;  // the decisive wait/queue figure, if any
+  // A question about the crowd here ("세무서 지금 줄 길어요??"): the one level its words ask
+  // about, else UNKNOWN. The next signal's RuleContext::parent_asked.
+  Level asked = Level::kUnknown;
 };
 
 // Version recorded on rule judgments.
