@@ -307,11 +307,32 @@ TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
 // The fare of an app meter is its biggest number: when OCR mangled it, the
 // smaller base fare it found instead is unsure.
 TEST(TaxiRules, ASmallerNumberThanTheBiggestOnScreenIsUnsure) {
-  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,60", 40, 70),
+  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,6", 40, 70),
                                 Line("4,800원", 130)};
   Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
   EXPECT_EQ(fare.value.value_or(0), 4800);
   EXPECT_LT(fare.confidence, kLowConfidence);
+}
+
+// The big fare with its last digit lost (fares end in 00) or its comma read
+// as a space is still the fare, not the base fare under it, but unsure.
+TEST(TaxiRules, ABigFareWithALostDigitOrCommaIsRepairedButUnsure) {
+  for (const char* big : {"\\94,60", "₩5,40", "24 600원", "12.60 원"}) {
+    std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line(big, 40, 70),
+                                  Line("기본 4,800원", 130), Line("이동거리 12.2km", 150)};
+    Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
+    EXPECT_NE(fare.value.value_or(0), 4800) << big;
+    EXPECT_LT(fare.confidence, kLowConfidence) << big;
+  }
+  auto fare_of = [](const char* big) {
+    return FareFromOcr({Line(big, 40, 70), Line("4,800원", 130)}, TaxiRules{}, nullptr)
+        .value.value_or(0);
+  };
+  EXPECT_EQ(fare_of("\\94,60"), 94600);
+  EXPECT_EQ(fare_of("₩5,40"), 5400);
+  EXPECT_EQ(fare_of("24 600원"), 24600);
+  EXPECT_EQ(fare_of("12.60 원"), 12600);
+  EXPECT_EQ(fare_of("12,300원"), 12300);  // intact: as read
 }
 
 // A tall row read with little confidence (a bezel, glare) does not hide the
