@@ -154,6 +154,27 @@ std::optional<std::string> BestIssuer(const std::u32string& text, const std::vec
   return std::string(found);
 }
 
+// "BC카드" with both Latin letters misread, as a label's value ("카드사:
+// 0(카드", "발급사 8(카드", "카드종류 6(카드": B as a digit, C as a bracket):
+// two slips, more than the fuzzy match allows. `text` is stripped of spaces.
+bool SlippedBcCard(const std::u32string& text) {
+  static const std::u32string kB = U"B8063RE", kC = U"C([{<GO0";
+  static const std::u32string kLabelEnds[] = {U"카드사", U"발급사", U"매입사", U"카드명"};
+  for (size_t p = text.find(U"카드"); p != std::u32string::npos; p = text.find(U"카드", p + 1)) {
+    if (p < 2 || kB.find(text[p - 2]) == std::u32string::npos ||
+        kC.find(text[p - 1]) == std::u32string::npos) {
+      continue;
+    }
+    size_t at = p - 2;
+    if (at == 0 || text[at - 1] == U':') return true;
+    for (const std::u32string& label : kLabelEnds) {
+      if (at >= label.size() && text.compare(at - label.size(), label.size(), label) == 0)
+        return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int LabelDistance(std::string_view text, std::string_view label) {
@@ -216,7 +237,9 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
   bool bank_word =
       text.find(U'행') != std::u32string::npos || text.find(U'뱅') != std::u32string::npos;
   if (auto bank = bank_word ? BestIssuer(text, kBanks) : std::nullopt) return bank;
-  return BestIssuer(text, kCards);
+  if (auto card = BestIssuer(text, kCards)) return card;
+  if (SlippedBcCard(text)) return std::string("BC카드");
+  return std::nullopt;
 }
 
 }  // namespace nunchi::extract

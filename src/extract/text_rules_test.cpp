@@ -97,6 +97,16 @@ TEST(TextRules, IssuersNeedCardOrBankContext) {
   EXPECT_EQ(FindIssuer("KB국민은행").value_or(""), "국민은행");
 }
 
+// BC read with both letters slipped (B as 8, 0 or 6, C as a bracket) is
+// still BC카드 where it is a label's value; elsewhere it is no issuer.
+TEST(TextRules, BcCardWithBothLettersMisread) {
+  EXPECT_EQ(FindIssuer("카드사 : 0(카드").value_or(""), "BC카드");
+  EXPECT_EQ(FindIssuer("발 급사 8(카드").value_or(""), "BC카드");
+  EXPECT_EQ(FindIssuer("카드종류 6(카드").value_or(""), "BC카드");
+  EXPECT_FALSE(FindIssuer("결제 10(카드"));  // a count, not a label's value
+  EXPECT_FALSE(FindIssuer("제휴8(카드 할인"));
+}
+
 TEST(TextRules, LabelsTolerateOneOcrSlip) {
   EXPECT_TRUE(HasLabel("승 인 번 호 12345678", "승인번호"));
   EXPECT_TRUE(HasLabel("승인빈호 12345678", "승인번호"));
@@ -227,6 +237,26 @@ TEST(TextRules, HourAndMinuteWordsAndATimeAlone) {
   EXPECT_FALSE(FindTime("승인번호 12345678"));
   EXPECT_FALSE(FindTime("전화 02-123-4567"));
   EXPECT_FALSE(FindTime("시간 25:10"));
+}
+
+// OCR slips in dates and times: a doubled separator, a dash for the colon
+// after 오전/오후, the seconds' colon read as a digit, a compact date right
+// after its label with the time on the next line.
+TEST(TextRules, DatesAndTimesWithSlippedSeparators) {
+  auto iso = [](const std::string& text) {
+    auto dt = FindDateTime(NormalizeOcrText(text));
+    return dt ? ToIso(*dt) : std::string("none");
+  };
+  EXPECT_EQ(iso("판 매 일 시 : 25./09,/13 16:29:16"), "2025-09-13T16:29:16");
+  EXPECT_EQ(iso("거래일시 2026.11.23(월)오전 4-43"), "2026-11-23T04:43:00");
+  EXPECT_EQ(iso("결제일자 20250322"), "2025-03-22T00:00:00");
+  EXPECT_EQ(iso("주문번호 20250322"), "none");  // a compact date needs its label or a time
+  auto t = FindTime("열 혁시간 ; 09:18125");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hour * 10000 + t->minute * 100 + t->second, 91825);
+  std::vector<OcrLine> lines = {Line("결제일자 20250322", 0), Line("결재시간 01:44707", 30),
+                                Line("승인금액 12,000원", 60)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).paid_at.value.value_or(""), "2025-03-22T01:44:07");
 }
 
 TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
