@@ -232,6 +232,15 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
     std::u32string g = ToU32(generic);
     for (size_t at; (at = text.find(g)) != std::u32string::npos;) text.erase(at, g.size());
   }
+  // "신X카드" with X not 한 is one slip from 신용카드 as much as from
+  // 신한카드 (신홍카드 on a tender line, "신 폼카드 매출전표"): no issuer.
+  for (size_t at = text.find(U"카드"); at != std::u32string::npos;
+       at = text.find(U"카드", at + 1)) {
+    if (at >= 2 && text[at - 2] == U'신' && text[at - 1] != U'한') {
+      text.erase(at - 2, 4);
+      at -= 2;
+    }
+  }
   // A bank needs 행 (은행, also 우리온행) or 뱅 (뱅크) printed: 케이크 (cake) is one
   // slip from 케이뱅크.
   bool bank_word =

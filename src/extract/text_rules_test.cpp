@@ -107,6 +107,14 @@ TEST(TextRules, BcCardWithBothLettersMisread) {
   EXPECT_FALSE(FindIssuer("제휴8(카드 할인"));
 }
 
+// 신용카드 with one slip is as near to 신한카드: no issuer.
+TEST(TextRules, ASlippedCreditCardWordIsNoShinhanCard) {
+  EXPECT_FALSE(FindIssuer("신홍카드 8\\ 19.000"));
+  EXPECT_FALSE(FindIssuer("신 폼카드 매충전표"));
+  EXPECT_EQ(FindIssuer("카드사 신한카드").value_or(""), "신한카드");
+  EXPECT_EQ(FindIssuer("신홍카드 19,000 삼성카드").value_or(""), "삼성카드");
+}
+
 TEST(TextRules, LabelsTolerateOneOcrSlip) {
   EXPECT_TRUE(HasLabel("승 인 번 호 12345678", "승인번호"));
   EXPECT_TRUE(HasLabel("승인빈호 12345678", "승인번호"));
