@@ -327,7 +327,10 @@ int DecodeSegments(const double lit[7], double* confidence) {
   for (const Pattern& p : kPatterns) {
     double cost = 0;
     for (int k = 0; k < 7; ++k) {
-      double v = std::min(1.0, lit[k] / 0.6);
+      // A zone a third lit is mostly unlit: a dim unlit segment, or one
+      // lit by glare, crossing the mask's level in patches (a 7 whose d
+      // and g zones were a third lit read as 3).
+      double v = std::clamp((lit[k] - 0.15) / 0.5, 0.0, 1.0);
       cost += std::abs(v - (p.segs[k] == '1' ? 1.0 : 0.0));
     }
     if (cost < best) {

@@ -99,6 +99,16 @@ TEST(SevenSegmentFaces, TiltedNarrowThickFace) {
   EXPECT_EQ(Tallest(DrawPanel("34700", narrow)), "34700");
 }
 
+// Zones only a third lit (a dim unlit segment crossing the mask's level in
+// patches under glare) count as mostly unlit: a 7, not a 3.
+TEST(SevenSegmentFaces, PatchyUnlitSegmentsAreUnlit) {
+  const double seven[7] = {0.96, 1.0, 1.0, 0.3, 0.0, 0.0, 0.33};
+  double confidence = 0;
+  EXPECT_EQ(DecodeSegments(seven, &confidence), 7);
+  const double eight[7] = {1.0, 0.9, 1.0, 0.85, 0.9, 1.0, 0.8};
+  EXPECT_EQ(DecodeSegments(eight, &confidence), 8);
+}
+
 // Grey digits on a light glass, about 50 levels darker, the glass filling
 // the photo (no housing to find it by): still read as an LCD.
 TEST(SevenSegmentFaces, FaintLcdDigitsOnAGlassFillingThePhoto) {
