@@ -175,7 +175,37 @@ bool SlippedBcCard(const std::u32string& text) {
   return false;
 }
 
+// Card companies by their bare names, longest first ("KB국민" before "국민").
+const std::pair<const char32_t*, const char*> kBareIssuers[] = {
+    {U"NH농협", "NH농협카드"}, {U"KB국민", "KB국민카드"}, {U"신한", "신한카드"},
+    {U"국민", "KB국민카드"},   {U"삼성", "삼성카드"},     {U"현대", "현대카드"},
+    {U"롯데", "롯데카드"},     {U"하나", "하나카드"},     {U"우리", "우리카드"},
+    {U"비씨", "BC카드"},       {U"농협", "NH농협카드"},   {U"BC", "BC카드"},
+    {U"KB", "KB국민카드"},     {U"NH", "NH농협카드"}};
+
+// True when a bare company name ends right before `at` in `text`.
+bool BareIssuerEndingAt(const std::u32string& text, size_t at) {
+  for (const auto& [name, canonical] : kBareIssuers) {
+    std::u32string n(name);
+    if (at >= n.size() && text.compare(at - n.size(), n.size(), n) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<std::string> IssuerFromBareName(std::string_view value) {
+  std::u32string text;
+  for (char32_t c : ToU32(value)) {
+    if (c == U' ' || c == U':' || c == U'(' || c == U'[') continue;
+    text += c >= U'a' && c <= U'z' ? c - U'a' + U'A' : c;
+  }
+  for (const auto& [name, canonical] : kBareIssuers) {
+    std::u32string n(name);
+    if (text.compare(0, n.size(), n) == 0) return std::string(canonical);
+  }
+  return std::nullopt;
+}
 
 int LabelDistance(std::string_view text, std::string_view label) {
   size_t end = 0;
@@ -228,9 +258,13 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
     if (c >= U'a' && c <= U'z') c = c - U'a' + U'A';
   }
   // Card kinds that are one OCR slip away from an issuer (신용카드 ~ 신한카드).
+  // After a company's name they are its card ("신한체크카드", "하나 신용카드").
   for (const char* generic : {"신용카드", "체크카드", "카드번호", "카드종류"}) {
     std::u32string g = ToU32(generic);
-    for (size_t at; (at = text.find(g)) != std::u32string::npos;) text.erase(at, g.size());
+    for (size_t at; (at = text.find(g)) != std::u32string::npos;) {
+      bool named = g[1] != U'드' && BareIssuerEndingAt(text, at);
+      text.erase(at, named ? 2 : g.size());  // 신용카드 -> 카드 after a name
+    }
   }
   // "신X카드" with X not 한 is one slip from 신용카드 as much as from
   // 신한카드 (신홍카드 on a tender line, "신 폼카드 매출전표"): no issuer.

@@ -327,9 +327,14 @@ void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (HasLabel(norm, "입금") || HasLabel(norm, "받는")) continue;  // the payee's bank
     auto issuer = FindIssuer(norm);
+    const char* label = nullptr;
+    for (const char* l : kLabels) {
+      if (!label && HasLabel(norm, l)) label = l;
+    }
+    if (!issuer && label)
+      issuer = IssuerFromBareName(TextAfterLabel(norm, label));  // "카드사: 신한"
     if (!issuer) continue;
-    bool labelled = std::any_of(std::begin(kLabels), std::end(kLabels),
-                                [&](const char* l) { return HasLabel(norm, l); });
+    bool labelled = label != nullptr;
     if (labelled || !first) first = issuer, first_line = i;
     if (labelled) break;
   }

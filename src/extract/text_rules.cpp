@@ -190,9 +190,10 @@ std::optional<DateTime> ClockTime(const std::string& ampm, int h, int mi, int se
 }
 
 std::optional<DateTime> TimeAfterDate(const std::string& rest) {
-  // A weekday in brackets, also with its closing bracket lost ("(월14:18").
+  // A weekday in brackets, also with its closing bracket lost ("(월14:18");
+  // the day's own dot ("2026. 11. 30. 14:05") or ISO's T before it.
   static const std::string kLead =
-      R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
+      R"(^(?:\.|T)? ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
   // Seconds after a real colon, or after a slipped or lost one when nothing follows.
   static const std::regex kTime(
       kLead + R"((\d{1,2}) ?(?:[:;-]|시) ?(\d{2})(?: ?(?:[:;]|분) ?(\d{2})|[01]?(\d{2})(?!\d))?)");

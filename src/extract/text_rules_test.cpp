@@ -258,6 +258,8 @@ TEST(TextRules, DatesAndTimesWithSlippedSeparators) {
   EXPECT_EQ(iso("판 매 일 시 : 25./09,/13 16:29:16"), "2025-09-13T16:29:16");
   EXPECT_EQ(iso("거래일시 2026.11.23(월)오전 4-43"), "2026-11-23T04:43:00");
   EXPECT_EQ(iso("결제일자 20250322"), "2025-03-22T00:00:00");
+  EXPECT_EQ(iso("2026. 11. 30. 14:05"), "2026-11-30T14:05:00");  // the day's own dot
+  EXPECT_EQ(iso("2026-11-30T14:05:09"), "2026-11-30T14:05:09");
   EXPECT_EQ(iso("주문번호 20250322"), "none");  // a compact date needs its label or a time
   auto t = FindTime("열 혁시간 ; 09:18125");
   ASSERT_TRUE(t);
@@ -265,6 +267,25 @@ TEST(TextRules, DatesAndTimesWithSlippedSeparators) {
   std::vector<OcrLine> lines = {Line("결제일자 20250322", 0), Line("결재시간 01:44707", 30),
                                 Line("승인금액 12,000원", 60)};
   EXPECT_EQ(ReadReceiptFields(lines, nullptr).paid_at.value.value_or(""), "2025-03-22T01:44:07");
+}
+
+// Card companies by their bare names after an issuer label, and check or
+// credit cards after a company's name.
+TEST(ReceiptRules, IssuerByBareNameAfterItsLabelAndCheckCards) {
+  auto issuer = [](const std::string& text) {
+    return ReadReceiptFields({Line(text, 0), Line("승인금액 12,000원", 30)}, nullptr)
+        .issuer.value.value_or("none");
+  };
+  EXPECT_EQ(issuer("카드사 : 삼성"), "삼성카드");
+  EXPECT_EQ(issuer("발급사: 현대"), "현대카드");
+  EXPECT_EQ(issuer("매입사 : KB국민"), "KB국민카드");
+  EXPECT_EQ(issuer("카드종류 NH농협"), "NH농협카드");
+  EXPECT_EQ(issuer("카드사 BC"), "BC카드");
+  EXPECT_EQ(issuer("주소 서울 현대아파트 101동"), "none");  // no label: no bare name
+  EXPECT_EQ(FindIssuer("신한체크카드").value_or(""), "신한카드");
+  EXPECT_EQ(FindIssuer("하나 신용카드").value_or(""), "하나카드");
+  EXPECT_FALSE(FindIssuer("현금 신용카드"));  // not 현대카드
+  EXPECT_FALSE(FindIssuer("체크카드 13,000"));
 }
 
 TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
