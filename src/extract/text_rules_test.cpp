@@ -288,6 +288,23 @@ TEST(ReceiptRules, IssuerByBareNameAfterItsLabelAndCheckCards) {
   EXPECT_FALSE(FindIssuer("체크카드 13,000"));
 }
 
+// A POS receipt's name is its first line, but never an address or an
+// amount line; a name that starts like a region is still a name.
+TEST(ReceiptRules, MerchantHeadingIsNoAddressNorAmountLine) {
+  auto merchant = [](std::vector<OcrLine> lines) {
+    lines.push_back(Line("합계 12,000", 200));
+    return ReadReceiptFields(lines, nullptr).merchant.value.value_or("none");
+  };
+  EXPECT_EQ(merchant({Line("서울 성동구 뚝섬로 379", 0), Line("이마트 성수점", 30)}),
+            "이마트 성수점");
+  EXPECT_EQ(merchant({Line("역삼로12길 5", 0), Line("김밥천국", 30)}), "김밥천국");
+  EXPECT_EQ(merchant({Line("포인트 사용 -5,000", 0)}), "none");
+  EXPECT_EQ(merchant({Line("이마트24 해운대점", 0)}), "이마트24 해운대점");
+  EXPECT_EQ(merchant({Line("다이소 종로2가점", 0)}), "다이소 종로2가점");
+  EXPECT_EQ(merchant({Line("서울우유 대리점", 0), Line("서울 중구 세종대로 110", 30)}),
+            "서울우유 대리점");
+}
+
 TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
   std::vector<OcrLine> lines = {Line("거래일자 2026.11.30 (월)", 0), Line("거래시간 14:05:22", 30),
                                 Line("승인금액 12,000원", 60)};
