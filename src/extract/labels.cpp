@@ -70,6 +70,12 @@ const RoleLabel kAmountLabels[] = {
     {"총금액", AmountRole::kTotal, 92},
     {"합계금액", AmountRole::kTotal, 90},
     {"합계", AmountRole::kTotal, 88},
+    {"내실금액", AmountRole::kTotal, 100},
+    {"결제할금액", AmountRole::kTotal, 100},
+    {"TOTAL", AmountRole::kTotal, 88},
+    {"SUBTOTAL", AmountRole::kSubtotal, 60},
+    {"CASH", AmountRole::kPayment, 65},
+    {"CHANGE", AmountRole::kChange, 0},
     {"금액", AmountRole::kTotal, 75},  // alone ("금 액"); longer labels win
     {"총구매액", AmountRole::kSubtotal, 60},
     {"상품합계", AmountRole::kSubtotal, 60},

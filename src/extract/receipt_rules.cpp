@@ -182,6 +182,13 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       c.score += 30, c.cross_checked = true;
     }
     if (subtotal && discount && subtotal->value - discount->value == c.value) c.score += 10;
+    // A labelled total less a discount printed without its minus ("총액
+    // 25,000 / 할인 5,000 / 내실금액 20,000"): the amount paid.
+    bool less_discount =
+        discount && std::any_of(all.begin(), all.end(), [&](const auto& o) {
+          return o.role == AmountRole::kTotal && o.value - discount->value == c.value;
+        });
+    if (less_discount) c.score += 10;
     // The same checks on the numbers alone: OCR often mangles the labels of
     // supply value, VAT and discount lines while their numbers survive.
     if (!c.cross_checked && c.value >= 100 && SumOfSupplyAndVat(c.value, printed)) {

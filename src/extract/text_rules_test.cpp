@@ -305,6 +305,20 @@ TEST(ReceiptRules, MerchantHeadingIsNoAddressNorAmountLine) {
             "서울우유 대리점");
 }
 
+// The amount paid is not the largest number: a discount printed without
+// its minus after a total, English labels with cash handed over.
+TEST(ReceiptRules, PaidAmountAfterADiscountOrCashHandedOver) {
+  auto amount = [](std::vector<OcrLine> lines) {
+    return ReadReceiptFields(lines, nullptr).amount.value.value_or(0);
+  };
+  EXPECT_EQ(amount({Line("총액 25,000", 0), Line("할인 5,000", 30), Line("내실금액 20,000", 60)}),
+            20000);
+  EXPECT_EQ(amount({Line("TOTAL 20,000", 0), Line("CASH 50,000", 30), Line("CHANGE 30,000", 60)}),
+            20000);
+  EXPECT_EQ(amount({Line("SUBTOTAL 25,000", 0), Line("할인 -5,000", 30), Line("TOTAL 20,000", 60)}),
+            20000);
+}
+
 TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
   std::vector<OcrLine> lines = {Line("거래일자 2026.11.30 (월)", 0), Line("거래시간 14:05:22", 30),
                                 Line("승인금액 12,000원", 60)};
