@@ -117,7 +117,9 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
   Expected<PixPtr> decoded = DecodeImage(bytes, options_.limits);
   if (auto* e = std::get_if<ExtractError>(&decoded)) return *e;
   Pix* rgb = std::get<PixPtr>(decoded).get();
-  Expected<std::vector<OcrLine>> lines = Ocr(rgb, true, options_.prepare);
+  PrepareOptions prepare = options_.prepare;
+  prepare.wide_skew_deg = options_.receipt_wide_skew_deg;
+  Expected<std::vector<OcrLine>> lines = Ocr(rgb, true, prepare);
   if (auto* e = std::get_if<ExtractError>(&lines)) return *e;
   const auto& ocr = std::get<std::vector<OcrLine>>(lines);
   ReceiptResult result = ReadReceiptFields(ocr, options_.chooser);
@@ -127,7 +129,7 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
     // sharpened image read as before took as long as the first reading and
     // drowned in the same specks where the page is noisy and unevenly lit);
     // each field comes from the reading that is surer of it.
-    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, options_.prepare, true);
+    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, prepare, true);
     if (auto* lines2 = std::get_if<std::vector<OcrLine>>(&again)) {
       ReceiptResult second = ReadReceiptFields(*lines2, options_.chooser);
       auto surer = [](auto& mine, const auto& other) {

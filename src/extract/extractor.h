@@ -30,6 +30,7 @@ struct ExtractorOptions {
   double seven_segment_accept = 0.6;    // confidence above which OCR is skipped
   double receipt_reread_below = 0.5;    // amount confidence under which a receipt is read again
                                         // with Tesseract's local (Sauvola) threshold (0: never)
+  float receipt_wide_skew_deg = 10;     // PrepareOptions::wide_skew_deg for receipts
   CandidateChooser* chooser = nullptr;  // optional LLM judge (not owned)
 };
 

@@ -70,6 +70,12 @@ const RoleLabel kAmountLabels[] = {
     {"총금액", AmountRole::kTotal, 92},
     {"합계금액", AmountRole::kTotal, 90},
     {"합계", AmountRole::kTotal, 88},
+    {"내실금액", AmountRole::kTotal, 100},
+    {"결제할금액", AmountRole::kTotal, 100},
+    {"TOTAL", AmountRole::kTotal, 88},
+    {"SUBTOTAL", AmountRole::kSubtotal, 60},
+    {"CASH", AmountRole::kPayment, 65},
+    {"CHANGE", AmountRole::kChange, 0},
     {"금액", AmountRole::kTotal, 75},  // alone ("금 액"); longer labels win
     {"총구매액", AmountRole::kSubtotal, 60},
     {"상품합계", AmountRole::kSubtotal, 60},
@@ -154,7 +160,58 @@ std::optional<std::string> BestIssuer(const std::u32string& text, const std::vec
   return std::string(found);
 }
 
+// "BC카드" with both Latin letters misread, as a label's value ("카드사:
+// 0(카드", "발급사 8(카드", "카드종류 6(카드": B as a digit, C as a bracket):
+// two slips, more than the fuzzy match allows. `text` is stripped of spaces.
+bool SlippedBcCard(const std::u32string& text) {
+  static const std::u32string kB = U"B8063RE", kC = U"C([{<GO0";
+  static const std::u32string kLabelEnds[] = {U"카드사", U"발급사", U"매입사", U"카드명"};
+  for (size_t p = text.find(U"카드"); p != std::u32string::npos; p = text.find(U"카드", p + 1)) {
+    if (p < 2 || kB.find(text[p - 2]) == std::u32string::npos ||
+        kC.find(text[p - 1]) == std::u32string::npos) {
+      continue;
+    }
+    size_t at = p - 2;
+    if (at == 0 || text[at - 1] == U':') return true;
+    for (const std::u32string& label : kLabelEnds) {
+      if (at >= label.size() && text.compare(at - label.size(), label.size(), label) == 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+// Card companies by their bare names, longest first ("KB국민" before "국민").
+const std::pair<const char32_t*, const char*> kBareIssuers[] = {
+    {U"NH농협", "NH농협카드"}, {U"KB국민", "KB국민카드"}, {U"신한", "신한카드"},
+    {U"국민", "KB국민카드"},   {U"삼성", "삼성카드"},     {U"현대", "현대카드"},
+    {U"롯데", "롯데카드"},     {U"하나", "하나카드"},     {U"우리", "우리카드"},
+    {U"비씨", "BC카드"},       {U"농협", "NH농협카드"},   {U"BC", "BC카드"},
+    {U"KB", "KB국민카드"},     {U"NH", "NH농협카드"}};
+
+// True when a bare company name ends right before `at` in `text`.
+bool BareIssuerEndingAt(const std::u32string& text, size_t at) {
+  for (const auto& [name, canonical] : kBareIssuers) {
+    std::u32string n(name);
+    if (at >= n.size() && text.compare(at - n.size(), n.size(), n) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<std::string> IssuerFromBareName(std::string_view value) {
+  std::u32string text;
+  for (char32_t c : ToU32(value)) {
+    if (c == U' ' || c == U':' || c == U'(' || c == U'[') continue;
+    text += c >= U'a' && c <= U'z' ? c - U'a' + U'A' : c;
+  }
+  for (const auto& [name, canonical] : kBareIssuers) {
+    std::u32string n(name);
+    if (text.compare(0, n.size(), n) == 0) return std::string(canonical);
+  }
+  return std::nullopt;
+}
 
 int LabelDistance(std::string_view text, std::string_view label) {
   size_t end = 0;
@@ -207,16 +264,31 @@ std::optional<std::string> FindIssuer(std::string_view normalized) {
     if (c >= U'a' && c <= U'z') c = c - U'a' + U'A';
   }
   // Card kinds that are one OCR slip away from an issuer (신용카드 ~ 신한카드).
+  // After a company's name they are its card ("신한체크카드", "하나 신용카드").
   for (const char* generic : {"신용카드", "체크카드", "카드번호", "카드종류"}) {
     std::u32string g = ToU32(generic);
-    for (size_t at; (at = text.find(g)) != std::u32string::npos;) text.erase(at, g.size());
+    for (size_t at; (at = text.find(g)) != std::u32string::npos;) {
+      bool named = g[1] != U'드' && BareIssuerEndingAt(text, at);
+      text.erase(at, named ? 2 : g.size());  // 신용카드 -> 카드 after a name
+    }
+  }
+  // "신X카드" with X not 한 is one slip from 신용카드 as much as from
+  // 신한카드 (신홍카드 on a tender line, "신 폼카드 매출전표"): no issuer.
+  for (size_t at = text.find(U"카드"); at != std::u32string::npos;
+       at = text.find(U"카드", at + 1)) {
+    if (at >= 2 && text[at - 2] == U'신' && text[at - 1] != U'한') {
+      text.erase(at - 2, 4);
+      at -= 2;
+    }
   }
   // A bank needs 행 (은행, also 우리온행) or 뱅 (뱅크) printed: 케이크 (cake) is one
   // slip from 케이뱅크.
   bool bank_word =
       text.find(U'행') != std::u32string::npos || text.find(U'뱅') != std::u32string::npos;
   if (auto bank = bank_word ? BestIssuer(text, kBanks) : std::nullopt) return bank;
-  return BestIssuer(text, kCards);
+  if (auto card = BestIssuer(text, kCards)) return card;
+  if (SlippedBcCard(text)) return std::string("BC카드");
+  return std::nullopt;
 }
 
 }  // namespace nunchi::extract

@@ -2,6 +2,7 @@
 // reader and end-to-end accuracy with a fixed seed.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -239,6 +240,28 @@ TEST(Ocr, ALocalThresholdReadsAnUnevenlyLitNoisyPage) {
   }
   EXPECT_GE(local_found, 2) << "the global threshold found " << global_found << " of 3";
   EXPECT_LT(global_found, local_found) << "local " << local_found << " global " << global_found;
+}
+
+// A page tilted 8.5° in all, beyond pixFindSkew's ±7° sweep (rendered
+// photos tilt up to 6°, plus perspective): the narrow sweep misses it, the
+// wide one, asked only when the narrow one is unsure, straightens it.
+TEST(Preprocess, AWideSweepFindsATiltBeyondTheNarrowSweep) {
+  auto decoded = DecodeImage(Bytes(render::RenderReceipt(3)), {});
+  ASSERT_TRUE(std::holds_alternative<PixPtr>(decoded));
+  Pix* page = std::get<PixPtr>(decoded).get();
+  const double deg = 3.14159265358979 / 180;
+  PrepareOptions narrow, wide;
+  wide.wide_skew_deg = 10;
+  double own = PrepareForOcr(page, narrow).geometry.angle_rad;  // the photo's own tilt
+  double extra = (own >= 0 ? 8.5 : -8.5) * deg - own;
+  PixPtr tilted(
+      pixRotate(page, static_cast<l_float32>(-extra), L_ROTATE_AREA_MAP, L_BRING_IN_WHITE, 0, 0));
+  ASSERT_TRUE(tilted);
+  double want = own + extra;
+  double narrow_angle = PrepareForOcr(tilted.get(), narrow).geometry.angle_rad;
+  double wide_angle = PrepareForOcr(tilted.get(), wide).geometry.angle_rad;
+  EXPECT_NEAR(wide_angle, want, 1.0 * deg) << "own " << own / deg << " wide " << wide_angle / deg;
+  EXPECT_GT(std::abs(narrow_angle - want), 1.0 * deg) << narrow_angle / deg;
 }
 
 // Polygon seven-segment meters (every segment a separate hexagon with a gap,

@@ -13,6 +13,9 @@ struct PrepareOptions {
   int target_glyph_px = 20;  // median connected-component height after scaling
   long max_output_pixels = 2'500'000;
   bool deskew = true;
+  // A tilt the ±7° skew sweep cannot confirm is looked for up to this many
+  // degrees (0: not at all); receipts only (app screens took bogus tilts).
+  float wide_skew_deg = 0;
   bool sharpen = false;  // unsharp mask after scaling (off; the second reading of an unsure
                          // receipt used it before it took a local threshold instead)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include "text_rules.h"
 
@@ -181,6 +182,13 @@ void ReadAmount(const std::vector<OcrLine>& lines, CandidateChooser* chooser, Re
       c.score += 30, c.cross_checked = true;
     }
     if (subtotal && discount && subtotal->value - discount->value == c.value) c.score += 10;
+    // A labelled total less a discount printed without its minus ("총액
+    // 25,000 / 할인 5,000 / 내실금액 20,000"): the amount paid.
+    bool less_discount =
+        discount && std::any_of(all.begin(), all.end(), [&](const auto& o) {
+          return o.role == AmountRole::kTotal && o.value - discount->value == c.value;
+        });
+    if (less_discount) c.score += 10;
     // The same checks on the numbers alone: OCR often mangles the labels of
     // supply value, VAT and discount lines while their numbers survive.
     if (!c.cross_checked && c.value >= 100 && SumOfSupplyAndVat(c.value, printed)) {
@@ -327,9 +335,14 @@ void ReadIssuer(const std::vector<OcrLine>& lines, ReceiptResult* r) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (HasLabel(norm, "입금") || HasLabel(norm, "받는")) continue;  // the payee's bank
     auto issuer = FindIssuer(norm);
+    const char* label = nullptr;
+    for (const char* l : kLabels) {
+      if (!label && HasLabel(norm, l)) label = l;
+    }
+    if (!issuer && label)
+      issuer = IssuerFromBareName(TextAfterLabel(norm, label));  // "카드사: 신한"
     if (!issuer) continue;
-    bool labelled = std::any_of(std::begin(kLabels), std::end(kLabels),
-                                [&](const char* l) { return HasLabel(norm, l); });
+    bool labelled = label != nullptr;
     if (labelled || !first) first = issuer, first_line = i;
     if (labelled) break;
   }
@@ -421,6 +434,24 @@ bool NameOnly(const std::string& norm) {
          norm.find(':') == std::string::npos;
 }
 
+// A street address: labelled, a region and its district ("서울 성동구 ...",
+// "경기도 성남시 ..."; not 서울우유), or a road or street with its number
+// ("뚝섬로 379", "역삼로12길 5").
+bool LooksLikeAddress(const std::string& norm) {
+  static const char* kRegions[] = {"서울", "부산", "대구", "인천", "광주", "대전",
+                                   "울산", "세종", "경기", "강원", "충북", "충남",
+                                   "전북", "전남", "경북", "경남", "제주"};
+  static const std::regex kDistrict(R"(^\S+ \S+(구|시|군)( |$))");
+  static const std::regex kRoad(R"((로|길) ?\d+(-\d+)?(,| |$))");  // not 종로2가점
+  std::u32string text = ToU32(norm);
+  if (text.compare(0, 2, U"주소") == 0 || std::regex_search(norm, kRoad)) return true;
+  for (const char* region : kRegions) {
+    std::u32string k = ToU32(region);
+    if (text.compare(0, k.size(), k) == 0 && std::regex_search(norm, kDistrict)) return true;
+  }
+  return false;
+}
+
 void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
   static const char* kLabels[] = {"가맹점명", "상호명", "상호",   "매장명",   "가맹점",
                                   "점포명",   "업체명", "받는분", "받는사람", "예금주",
@@ -468,6 +499,12 @@ void ReadMerchant(const std::vector<OcrLine>& lines, ReceiptResult* r) {
   for (size_t i = 0; i < lines.size() && i < 4; ++i) {
     std::string norm = NormalizeOcrText(lines[i].text);
     if (!HasHangul(norm) || FindIssuer(norm) || FindDateTime(norm) || MostlyDigits(norm)) continue;
+    // No address, and no amount line ("포인트 사용 -5,000").
+    std::vector<MoneyToken> money = FindMoney(norm);  // "이마트24": a name's digits
+    bool amount = std::any_of(money.begin(), money.end(), [](const MoneyToken& t) {
+      return t.grouped || t.won_marked || t.negative || t.value >= 1000;
+    });
+    if (LooksLikeAddress(norm) || amount) continue;
     int syllables = 0;
     for (char32_t c : ToU32(norm)) syllables += IsHangul(c);
     if (syllables < 2) continue;  // a speck read as one letter

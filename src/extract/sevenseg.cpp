@@ -32,8 +32,14 @@ std::vector<Blob> MergeStacked(const std::vector<Blob>& in, double fy) {
       int overlap = std::min(a.x1, b.x1) - std::max(a.x0, b.x0);
       int vgap = std::max(a.y0, b.y0) - std::min(a.y1, b.y1);
       double ratio = static_cast<double>(a.H()) / b.H();
-      bool near = overlap >= 0.5 * std::min(a.W(), b.W()) && vgap <= fy * std::max(a.H(), b.H()) &&
-                  ratio > 0.5 && ratio < 2.0;
+      bool alike = ratio > 0.5 && ratio < 2.0 && vgap <= fy * std::max(a.H(), b.H());
+      bool near = alike && overlap >= 0.5 * std::min(a.W(), b.W());
+      // The thin upper and lower vertical strokes of a gapped digit, offset
+      // sideways by the tilt or the italic slant: stacked (barely
+      // overlapping in y), offset by less than a third of their height.
+      bool offset = alike && vgap >= -0.3 * std::min(a.H(), b.H()) &&
+                    overlap >= 0.5 * std::min(a.W(), b.W()) - 0.3 * std::max(a.H(), b.H());
+      near = near || offset;
       if (near) parent[Find(parent, static_cast<int>(i))] = Find(parent, static_cast<int>(j));
     }
   }
@@ -83,8 +89,11 @@ struct DigitRead {
   double confidence = 0;
 };
 
+// `half` is the half-width (in u) of the horizontal segments' zones: the
+// middle of the a, d and g bars, clear of thick vertical strokes (a 0 drawn
+// with strokes of a sixth of its height read as an 8).
 DigitRead ReadCell(const Mask& m, double cx, double cy, double W, double H, double angle,
-                   double slant) {
+                   double slant, double half = 0.25) {
   double lit[7];
   double c = std::cos(angle), s = std::sin(angle);
   auto on = [&](double u, double v) {
@@ -94,7 +103,8 @@ DigitRead ReadCell(const Mask& m, double cx, double cy, double W, double H, doub
   };
   double du = 1.0 / std::max(4.0, W), dv = 1.0 / std::max(4.0, H);
   for (int k = 0; k < 7; ++k) {
-    const Zone& z = kZones[k];
+    Zone z = kZones[k];
+    if (z.horizontal) z.u0 = -half, z.u1 = half;
     int hits = 0, lines = 0;
     if (z.horizontal) {
       for (double u = z.u0; u <= z.u1; u += du, ++lines) {
@@ -207,7 +217,7 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
   std::vector<Span> spans;
   for (size_t i = 0; i < strokes.size(); ++i) {
     const Blob& b = strokes[i];
-    if (std::max(b.W(), b.H()) < 0.22 * H) continue;
+    if (std::max(b.W(), b.H()) < 0.16 * H) continue;
     if (b.W() > 1.3 * H || b.H() > 1.5 * H) continue;  // a frame or glare, not a stroke
     double dx = b.cx() - rcx, dy = b.cy() - rcy;
     double v = -s * dx + c * dy, u = c * dx + s * dy;
@@ -225,8 +235,9 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
     if (sp.u1 < sp.u0) continue;
     // A comma or point between digits (small, low in the row) would bridge
     // two cells into one wide one (24,700 read as 2,800): no stroke.
-    bool dot =
-        sp.u1 - sp.u0 < 0.2 * H && sp.v1 - sp.v0 < 0.32 * H && (sp.v0 + sp.v1) / 2 > 0.22 * H;
+    // Its top lies well below the middle: a lower vertical segment (c, e)
+    // as short as a comma starts at the middle, and is no dot.
+    bool dot = sp.u1 - sp.u0 < 0.2 * H && sp.v1 - sp.v0 < 0.32 * H && sp.v0 > 0.15 * H;
     if (!dot) spans.push_back(sp);
   }
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.u0 < b.u0; });
@@ -271,6 +282,13 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
     }
   }
   cells = std::move(split);
+  // The vertical strokes' thickness: the horizontal zones stay clear of it.
+  std::vector<double> thick;
+  for (const Span& sp : spans) {
+    if (sp.v1 - sp.v0 > 2 * (sp.u1 - sp.u0)) thick.push_back(sp.u1 - sp.u0 + 1);
+  }
+  double half = 0.25;
+  if (!thick.empty()) half = std::clamp(0.5 - Median(thick) / W - 0.04, 0.12, 0.25);
   double vc = Median(centres);
   std::vector<DigitRead> reads;
   for (const Span& g : cells) {
@@ -278,7 +296,7 @@ CellRead ReadRowByStrokes(const Mask& m, const std::vector<Blob>& strokes,
     double uc = narrow ? g.u1 + 0.5 - W / 2 : (g.u0 + g.u1) / 2;
     double lx = uc - slant * vc;  // the cell centre in rotated coordinates
     double cx = rcx + c * lx - s * vc, cy = rcy + s * lx + c * vc;
-    reads.push_back(ReadCell(m, cx, cy, W, H, angle, slant));
+    reads.push_back(ReadCell(m, cx, cy, W, H, angle, slant, half));
   }
   size_t first = 0, last = reads.size();
   while (first < last && reads[first].digit < 0) ++first;
@@ -309,7 +327,10 @@ int DecodeSegments(const double lit[7], double* confidence) {
   for (const Pattern& p : kPatterns) {
     double cost = 0;
     for (int k = 0; k < 7; ++k) {
-      double v = std::min(1.0, lit[k] / 0.6);
+      // A zone a third lit is mostly unlit: a dim unlit segment, or one
+      // lit by glare, crossing the mask's level in patches (a 7 whose d
+      // and g zones were a third lit read as 3).
+      double v = std::clamp((lit[k] - 0.15) / 0.5, 0.0, 1.0);
       cost += std::abs(v - (p.segs[k] == '1' ? 1.0 : 0.0));
     }
     if (cost < best) {

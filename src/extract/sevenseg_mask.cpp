@@ -181,7 +181,7 @@ Mask LitMask(Pix* rgb, bool dark, double level) {
   m.on.assign(lit.size(), 0);
   // No lit display on a dark ground (LED), or no dark digits on a light one
   // (LCD; a glass found inside a housing may be of lower contrast).
-  if (high - median < (glass.found ? 40 : 60) || median > (dark ? 170 : 110)) return m;
+  if (high - median < (glass.found || dark ? 40 : 60) || median > (dark ? 170 : 110)) return m;
   int t = median + static_cast<int>(level * (high - median));
   for (size_t i = 0; i < lit.size(); ++i) m.on[i] = lit[i] > t;
   if (glass.found) {

@@ -1,10 +1,33 @@
 #include "taxi_rules.h"
 
 #include <algorithm>
+#include <optional>
+#include <regex>
 
 #include "text_rules.h"
 
 namespace nunchi::extract {
+namespace {
+
+// The fare on a line whose big number OCR mangled in one of two ways seen on
+// app screens: its last digit lost ("₩5,40" for ₩5,400; fares end in 00, so
+// a last group of two digits lost a 0) or its comma read as a space
+// ("24 600원"). Empty when neither fits a plausible fare.
+std::optional<int64_t> RepairedFare(const std::string& norm, const TaxiRules& rules) {
+  static const std::regex kLostDigit(R"((^|[^0-9.,])([1-9][0-9]{0,2})[,.] ?([0-9]{2})(?![0-9.,]))");
+  static const std::regex kSpaceForComma(R"((^|[^0-9.,])([1-9][0-9]{0,2}) ([0-9]{3})(?![0-9.,]))");
+  std::smatch m;
+  int64_t value = 0;
+  if (std::regex_search(norm, m, kLostDigit)) {
+    value = std::stoll(m[2].str()) * 1000 + std::stoll(m[3].str()) * 10;
+  } else if (std::regex_search(norm, m, kSpaceForComma)) {
+    value = std::stoll(m[2].str()) * 1000 + std::stoll(m[3].str());
+  }
+  if (!PlausibleFare(value, rules)) return std::nullopt;
+  return value;
+}
+
+}  // namespace
 
 bool PlausibleFare(int64_t won, const TaxiRules& rules) {
   return won % 100 == 0 && won >= rules.base_fare && won <= rules.max_fare;
@@ -101,6 +124,7 @@ Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& r
     double height;
     double score;
     const OcrLine* line;
+    bool repaired = false;  // see RepairedFare: a guess, never sure
   };
   std::vector<Scored> found;
   double tallest = 1;
@@ -108,14 +132,19 @@ Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& r
     std::string norm = NormalizeOcrText(line.text);
     LabelMatch label = ClassifyAmountLabel(norm);
     if (label.role == AmountRole::kOther) continue;  // 기본요금, 수수료 ...
+    double h = line.box.h;                           // the height of the words holding the number
+    bool plausible = false;
     for (const MoneyToken& t : FindMoney(norm)) {
       if (!PlausibleFare(t.value, rules)) continue;
-      // The height of the words holding the number.
-      double h = line.box.h;
+      plausible = true;
       found.push_back({t.value, h, 0, &line});
       tallest = std::max(tallest, h);
       found.back().score =
           (t.won_marked ? 10 : 0) + (t.grouped ? 5 : 0) + (HasLabel(norm, "요금") ? 5 : 0);
+    }
+    if (auto repaired = plausible ? std::nullopt : RepairedFare(norm, rules)) {
+      found.push_back({*repaired, h, 0, &line, true});
+      tallest = std::max(tallest, h);
     }
   }
   Field<int64_t> f;
@@ -152,7 +181,7 @@ Field<int64_t> FareFromOcr(const std::vector<OcrLine>& lines, const TaxiRules& r
     if (line.text.find_first_of("0123456789") != std::string::npos)
       tallest_digits = std::max(tallest_digits, static_cast<double>(line.box.h));
   }
-  if (s.height < 0.7 * tallest_digits) f.confidence = std::min(f.confidence, 0.45);
+  if (s.height < 0.7 * tallest_digits || s.repaired) f.confidence = std::min(f.confidence, 0.45);
   f.evidence = cands[best].evidence;
   return f;
 }

@@ -190,12 +190,13 @@ std::optional<DateTime> ClockTime(const std::string& ampm, int h, int mi, int se
 }
 
 std::optional<DateTime> TimeAfterDate(const std::string& rest) {
-  // A weekday in brackets, also with its closing bracket lost ("(월14:18").
+  // A weekday in brackets, also with its closing bracket lost ("(월14:18");
+  // the day's own dot ("2026. 11. 30. 14:05") or ISO's T before it.
   static const std::string kLead =
-      R"(^ ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
+      R"(^(?:\.|T)? ?(?:일|월)? ?(?:\([^)]{0,9}\)|\([^\d)]{1,3})? ?(오전|오후|AM|PM)? ?)";
   // Seconds after a real colon, or after a slipped or lost one when nothing follows.
   static const std::regex kTime(
-      kLead + R"((\d{1,2}) ?(?:[:;]|시) ?(\d{2})(?: ?(?:[:;]|분) ?(\d{2})|[01]?(\d{2})(?!\d))?)");
+      kLead + R"((\d{1,2}) ?(?:[:;-]|시) ?(\d{2})(?: ?(?:[:;]|분) ?(\d{2})|[01]?(\d{2})(?!\d))?)");
   static const std::regex kDigits(kLead + R"((\d{4,7})(?!\d))");
   std::smatch t;
   int h = 0, mi = 0, sec = 0;
@@ -230,6 +231,18 @@ std::optional<DateTime> TimeAfterDate(const std::string& rest) {
 
 namespace {
 
+// True when `before` ends with a date label (일자, 일시, 날짜), a colon or
+// spaces after it allowed.
+bool AfterDateLabel(const std::string& before) {
+  std::string t = before;
+  while (!t.empty() && (t.back() == ' ' || t.back() == ':')) t.pop_back();
+  for (const char* label : {"일자", "일시", "날짜"}) {
+    std::string l(label);
+    if (t.size() >= l.size() && t.compare(t.size() - l.size(), l.size(), l) == 0) return true;
+  }
+  return false;
+}
+
 // "2027년2될21일": after 년 and one or two digits, any other syllable
 // before the day's digits is an OCR slip of 월.
 std::string MonthSlipsToWol(std::string_view s) {
@@ -250,8 +263,9 @@ std::string MonthSlipsToWol(std::string_view s) {
 }  // namespace
 
 std::optional<DateTime> FindDateTime(std::string_view s) {
+  // A separator may come doubled by an OCR slip ("25./09,/13").
   static const std::regex kDate(
-      R"((20\d{2}|\d{2}) ?(?:[-./]|년) ?(\d{1,2}) ?(?:[-./]|월) ?(\d{1,2}))");
+      R"((20\d{2}|\d{2}) ?(?:,?[-./][-./,]?|년) ?(\d{1,2}) ?(?:,?[-./][-./,]?|월) ?(\d{1,2}))");
   // "2024 1103 18:39:29": the separators lost; only taken with a time after it.
   static const std::regex kCompactDate(R"((20\d{2}) ?(\d{2})(\d{2}))");
   std::string text = MonthSlipsToWol(s);
@@ -264,7 +278,9 @@ std::optional<DateTime> FindDateTime(std::string_view s) {
       std::optional<DateTime> time = TimeAfterDate(text.substr(after));
       // "24/06/2002:41": the day runs straight into the time.
       if (after < text.size() && IsDigit(text[after]) && !time) continue;
-      if (re == &kCompactDate && !time) continue;
+      // A compact date without a time only right after a date label
+      // ("결제일자 20250322"; the time is printed on another line).
+      if (re == &kCompactDate && !time && !AfterDateLabel(text.substr(0, at))) continue;
       DateTime dt = time.value_or(DateTime{});
       dt.year = std::stoi(m[1].str());
       if (dt.year < 100) dt.year += 2000;
@@ -282,7 +298,7 @@ std::optional<DateTime> FindTime(std::string_view s) {
   // "14:05", "14:05:22", "오후 2:05", "14시 05분", not inside a longer
   // number run or a date (a date line is read by FindDateTime).
   static const std::regex kTime(
-      R"((?:(오전|오후|AM|PM) ?)?(\d{1,2}) ?(?::|;|시) ?(\d{2})(?: ?(?::|;|분) ?(\d{2}))?(?![\d:]))");
+      R"((?:(오전|오후|AM|PM) ?)?(\d{1,2}) ?(?::|;|시) ?(\d{2})(?: ?(?::|;|분) ?(\d{2})|\d(\d{2}))?(?![\d:]))");
   // A labelled time whose colon OCR read as a digit or lost: "시간 11813".
   static const std::regex kLabelled(R"((?:시간|시각) ?:? ?(\d{4,6})(?!\d))");
   std::string text(s);
@@ -298,7 +314,8 @@ std::optional<DateTime> FindTime(std::string_view s) {
                   IsDigit(text[at - 2]);
     if (joined) continue;
     h = std::stoi(t[2].str()), mi = std::stoi(t[3].str());
-    sec = t[4].matched ? std::stoi(t[4].str()) : 0;
+    // The seconds' colon read as a digit ("09:18125", "01:44707").
+    sec = t[4].matched ? std::stoi(t[4].str()) : t[5].matched ? std::stoi(t[5].str()) : 0;
     ampm = t[1].str();
     break;
   }

@@ -48,6 +48,10 @@ std::string ToIso(const DateTime& dt);
 // the text, if any. Card names need 카드 (or BC/NH) in the text, banks need
 // 은행 or 뱅크, so place names like 삼성동 do not match.
 std::optional<std::string> FindIssuer(std::string_view normalized);
+// The card company a label's value starts with by its bare name ("신한",
+// "KB국민", "BC", "NH농협"): only for the value after an issuer label
+// (카드사, 발급사, 매입사, 카드종류), where 현대 is no apartment block.
+std::optional<std::string> IssuerFromBareName(std::string_view value);
 
 // Edit distance between the label and its best-matching substring of the
 // text, ignoring spaces (Sellers' algorithm on code points).

@@ -97,6 +97,24 @@ TEST(TextRules, IssuersNeedCardOrBankContext) {
   EXPECT_EQ(FindIssuer("KB국민은행").value_or(""), "국민은행");
 }
 
+// BC read with both letters slipped (B as 8, 0 or 6, C as a bracket) is
+// still BC카드 where it is a label's value; elsewhere it is no issuer.
+TEST(TextRules, BcCardWithBothLettersMisread) {
+  EXPECT_EQ(FindIssuer("카드사 : 0(카드").value_or(""), "BC카드");
+  EXPECT_EQ(FindIssuer("발 급사 8(카드").value_or(""), "BC카드");
+  EXPECT_EQ(FindIssuer("카드종류 6(카드").value_or(""), "BC카드");
+  EXPECT_FALSE(FindIssuer("결제 10(카드"));  // a count, not a label's value
+  EXPECT_FALSE(FindIssuer("제휴8(카드 할인"));
+}
+
+// 신용카드 with one slip is as near to 신한카드: no issuer.
+TEST(TextRules, ASlippedCreditCardWordIsNoShinhanCard) {
+  EXPECT_FALSE(FindIssuer("신홍카드 8\\ 19.000"));
+  EXPECT_FALSE(FindIssuer("신 폼카드 매충전표"));
+  EXPECT_EQ(FindIssuer("카드사 신한카드").value_or(""), "신한카드");
+  EXPECT_EQ(FindIssuer("신홍카드 19,000 삼성카드").value_or(""), "삼성카드");
+}
+
 TEST(TextRules, LabelsTolerateOneOcrSlip) {
   EXPECT_TRUE(HasLabel("승 인 번 호 12345678", "승인번호"));
   EXPECT_TRUE(HasLabel("승인빈호 12345678", "승인번호"));
@@ -229,6 +247,78 @@ TEST(TextRules, HourAndMinuteWordsAndATimeAlone) {
   EXPECT_FALSE(FindTime("시간 25:10"));
 }
 
+// OCR slips in dates and times: a doubled separator, a dash for the colon
+// after 오전/오후, the seconds' colon read as a digit, a compact date right
+// after its label with the time on the next line.
+TEST(TextRules, DatesAndTimesWithSlippedSeparators) {
+  auto iso = [](const std::string& text) {
+    auto dt = FindDateTime(NormalizeOcrText(text));
+    return dt ? ToIso(*dt) : std::string("none");
+  };
+  EXPECT_EQ(iso("판 매 일 시 : 25./09,/13 16:29:16"), "2025-09-13T16:29:16");
+  EXPECT_EQ(iso("거래일시 2026.11.23(월)오전 4-43"), "2026-11-23T04:43:00");
+  EXPECT_EQ(iso("결제일자 20250322"), "2025-03-22T00:00:00");
+  EXPECT_EQ(iso("2026. 11. 30. 14:05"), "2026-11-30T14:05:00");  // the day's own dot
+  EXPECT_EQ(iso("2026-11-30T14:05:09"), "2026-11-30T14:05:09");
+  EXPECT_EQ(iso("주문번호 20250322"), "none");  // a compact date needs its label or a time
+  auto t = FindTime("열 혁시간 ; 09:18125");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hour * 10000 + t->minute * 100 + t->second, 91825);
+  std::vector<OcrLine> lines = {Line("결제일자 20250322", 0), Line("결재시간 01:44707", 30),
+                                Line("승인금액 12,000원", 60)};
+  EXPECT_EQ(ReadReceiptFields(lines, nullptr).paid_at.value.value_or(""), "2025-03-22T01:44:07");
+}
+
+// Card companies by their bare names after an issuer label, and check or
+// credit cards after a company's name.
+TEST(ReceiptRules, IssuerByBareNameAfterItsLabelAndCheckCards) {
+  auto issuer = [](const std::string& text) {
+    return ReadReceiptFields({Line(text, 0), Line("승인금액 12,000원", 30)}, nullptr)
+        .issuer.value.value_or("none");
+  };
+  EXPECT_EQ(issuer("카드사 : 삼성"), "삼성카드");
+  EXPECT_EQ(issuer("발급사: 현대"), "현대카드");
+  EXPECT_EQ(issuer("매입사 : KB국민"), "KB국민카드");
+  EXPECT_EQ(issuer("카드종류 NH농협"), "NH농협카드");
+  EXPECT_EQ(issuer("카드사 BC"), "BC카드");
+  EXPECT_EQ(issuer("주소 서울 현대아파트 101동"), "none");  // no label: no bare name
+  EXPECT_EQ(FindIssuer("신한체크카드").value_or(""), "신한카드");
+  EXPECT_EQ(FindIssuer("하나 신용카드").value_or(""), "하나카드");
+  EXPECT_FALSE(FindIssuer("현금 신용카드"));  // not 현대카드
+  EXPECT_FALSE(FindIssuer("체크카드 13,000"));
+}
+
+// A POS receipt's name is its first line, but never an address or an
+// amount line; a name that starts like a region is still a name.
+TEST(ReceiptRules, MerchantHeadingIsNoAddressNorAmountLine) {
+  auto merchant = [](std::vector<OcrLine> lines) {
+    lines.push_back(Line("합계 12,000", 200));
+    return ReadReceiptFields(lines, nullptr).merchant.value.value_or("none");
+  };
+  EXPECT_EQ(merchant({Line("서울 성동구 뚝섬로 379", 0), Line("이마트 성수점", 30)}),
+            "이마트 성수점");
+  EXPECT_EQ(merchant({Line("역삼로12길 5", 0), Line("김밥천국", 30)}), "김밥천국");
+  EXPECT_EQ(merchant({Line("포인트 사용 -5,000", 0)}), "none");
+  EXPECT_EQ(merchant({Line("이마트24 해운대점", 0)}), "이마트24 해운대점");
+  EXPECT_EQ(merchant({Line("다이소 종로2가점", 0)}), "다이소 종로2가점");
+  EXPECT_EQ(merchant({Line("서울우유 대리점", 0), Line("서울 중구 세종대로 110", 30)}),
+            "서울우유 대리점");
+}
+
+// The amount paid is not the largest number: a discount printed without
+// its minus after a total, English labels with cash handed over.
+TEST(ReceiptRules, PaidAmountAfterADiscountOrCashHandedOver) {
+  auto amount = [](std::vector<OcrLine> lines) {
+    return ReadReceiptFields(lines, nullptr).amount.value.value_or(0);
+  };
+  EXPECT_EQ(amount({Line("총액 25,000", 0), Line("할인 5,000", 30), Line("내실금액 20,000", 60)}),
+            20000);
+  EXPECT_EQ(amount({Line("TOTAL 20,000", 0), Line("CASH 50,000", 30), Line("CHANGE 30,000", 60)}),
+            20000);
+  EXPECT_EQ(amount({Line("SUBTOTAL 25,000", 0), Line("할인 -5,000", 30), Line("TOTAL 20,000", 60)}),
+            20000);
+}
+
 TEST(ReceiptRules, TimePrintedOnItsOwnLine) {
   std::vector<OcrLine> lines = {Line("거래일자 2026.11.30 (월)", 0), Line("거래시간 14:05:22", 30),
                                 Line("승인금액 12,000원", 60)};
@@ -307,11 +397,32 @@ TEST(TaxiRules, SevenSegmentPrefersTheTallestPlausibleRow) {
 // The fare of an app meter is its biggest number: when OCR mangled it, the
 // smaller base fare it found instead is unsure.
 TEST(TaxiRules, ASmallerNumberThanTheBiggestOnScreenIsUnsure) {
-  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,60", 40, 70),
+  std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line("\\94,6", 40, 70),
                                 Line("4,800원", 130)};
   Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
   EXPECT_EQ(fare.value.value_or(0), 4800);
   EXPECT_LT(fare.confidence, kLowConfidence);
+}
+
+// The big fare with its last digit lost (fares end in 00) or its comma read
+// as a space is still the fare, not the base fare under it, but unsure.
+TEST(TaxiRules, ABigFareWithALostDigitOrCommaIsRepairedButUnsure) {
+  for (const char* big : {"\\94,60", "₩5,40", "24 600원", "12.60 원"}) {
+    std::vector<OcrLine> lines = {Line("현재 요금", 0, 30), Line(big, 40, 70),
+                                  Line("기본 4,800원", 130), Line("이동거리 12.2km", 150)};
+    Field<int64_t> fare = FareFromOcr(lines, TaxiRules{}, nullptr);
+    EXPECT_NE(fare.value.value_or(0), 4800) << big;
+    EXPECT_LT(fare.confidence, kLowConfidence) << big;
+  }
+  auto fare_of = [](const char* big) {
+    return FareFromOcr({Line(big, 40, 70), Line("4,800원", 130)}, TaxiRules{}, nullptr)
+        .value.value_or(0);
+  };
+  EXPECT_EQ(fare_of("\\94,60"), 94600);
+  EXPECT_EQ(fare_of("₩5,40"), 5400);
+  EXPECT_EQ(fare_of("24 600원"), 24600);
+  EXPECT_EQ(fare_of("12.60 원"), 12600);
+  EXPECT_EQ(fare_of("12,300원"), 12300);  // intact: as read
 }
 
 // A tall row read with little confidence (a bezel, glare) does not hide the
