@@ -289,7 +289,8 @@ void NegationIronyPass(RuleState* s) {
     size_t from = h.pos >= 12 ? h.pos - 12 : 0;
     std::string_view before(t.data() + from, h.pos - from);
     // (의자: "의자 하나도 없어요" HIGH 6 of 6 in every labeled file, fourteenth round.)
-    for (std::string_view room : {"자리", "여유", "좌석", "빈", "틈", "테이블", "의자"})
+    for (std::string_view room :
+         {"자리", "여유", "좌석", "빈", "틈", "테이블", "의자", "선베드", "앉을데", "사물함"})
       if (before.find(room) != std::string_view::npos)
         h.level = many ? Level::kLow : Level::kHigh, h.negated = true;
   }
@@ -362,7 +363,7 @@ void ContextPass(RuleState* s) {
       bool count = false;
       for (std::string_view w : {"둘뿐", "셋뿐", "저뿐", "나뿐", "저밖에없", "나밖에없", "저혼자",
                                  "나혼자", "저포함두명", "저포함세명", "저포함2명", "저포함3명",
-                                 "나포함두명", "나포함세명", "나포함2명", "나포함3명"})
+                                 "나포함두명", "나포함세명", "나포함2명", "나포함3명", "무려두명"})
         count = count || pat == w;
       if (!count) continue;
       for (auto& h : hits.levels)

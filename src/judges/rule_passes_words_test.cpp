@@ -78,5 +78,14 @@ TEST_F(RulePassesTest, AQuietWordSizesASmallQueueAsQuiet) {
   EXPECT_EQ(Run("8시 50분에 도착했는데 5초컷").judgment.level, Level::kLow);  // seconds
 }
 
+TEST_F(RulePassesTest, NoSeatLeftIsCrowdedAndAFewPeopleAnIronicQueue) {
+  EXPECT_EQ(Run("대기석 앉을 데 하나도 없음 바닥에 앉아계신 분들도 있어요").judgment.level,
+            Level::kHigh);
+  EXPECT_EQ(Run("파도풀 사람 반 물 반 선베드 하나도 없음").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("배식 줄 엄청 길어요~ 무려 두 명ㅋㅋㅋ").judgment.level, Level::kLow);
+  EXPECT_EQ(Run("[공지] 판다관 혼잡으로 입장을 일시 제한합니다").judgment.level, Level::kHigh);
+  EXPECT_EQ(Run("줄 하나도 없음").judgment.level, Level::kLow);  // no queue is still quiet
+}
+
 }  // namespace
 }  // namespace nunchi::judges

@@ -25,7 +25,8 @@ void ScanNumberedPlaces(std::string_view t, const std::string* spot, const Compa
     size_t p = i;
     while (p < t.size() && t[p] >= '0' && t[p] <= '9') ++p;
     if (!At(t, p, "번")) continue;
-    for (auto noun : {"출구", "게이트", "출국장", "승강장", "홈", "창구", "검색대", "입구"}) {
+    for (auto noun : {"출구", "게이트", "출국장", "승강장", "홈", "창구", "검색대", "입구",
+                      "리프트", "레인", "텐트"}) {
       if (!At(t, p + 3, noun)) continue;
       // Same place when the spot names the same number ("출국장 3번" vs "3번 출국장").
       std::string number(t.substr(i, p + 3 - i));
@@ -88,7 +89,7 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       "전시실", "풀", "탕", "슬로프", "리조트", "스키장", "구이터", "놀이터",
       // Twentieth round (spent blind-59..61): rooms, floors, courts, trucks, printers and
       // corridors of a campus named as the other place (not 팀: "열 팀은" is a count).
-      "실", "층", "코트", "트럭", "통로", "프린터", "복사"};
+      "실", "층", "코트", "트럭", "통로", "프린터", "복사", "매점", "인도장", "무대", "산책로"};
   // Kinds that are as often a part of the spot as another place ("예약 창구" of a rental
   // shop, "큰 풀" of a water park): another one only when the spot is itself one of that
   // kind ("일반 창구는" when the spot is the 경로 우대 창구).
@@ -141,7 +142,11 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
       if (adnominal) break;
       std::string_view tail = mod.size() > 6 ? mod.substr(mod.size() - 6) : mod;
       std::string named = std::string(tail) + std::string(kind);
-      if (spot->find(named) == std::string::npos)
+      // "동편 인도장은" for the spot "동편 면세품 인도장": its name has both the words (a kind of
+      // one syllable, 역 or 관, is too often part of another word: 구역).
+      bool spots_words = kind.size() >= 6 && spot->find(tail) != std::string::npos &&
+                         spot->find(kind) != std::string::npos;
+      if (spot->find(named) == std::string::npos && !spots_words)
         hits->markers.push_back({start, q + 3, Marker::kOtherPlace, c.clause[p], 3});
       break;
     }

@@ -145,6 +145,13 @@ TEST_F(RulesTest, NamedPlacesOfAKind) {
   ExpectIrrelevant("학생회관 안은 비 피하러 온 사람들로 꽉 찼어요");
   ExpectLevel("제1열람실은 자리 거의 없어요", Level::kHigh);  // the spot names it
   ExpectLevel("앞에 다섯 팀은 있네요", Level::kMedium);       // a count, not a place
+  // The spot's own words name it even split ("동편 인도장" for "동편 면세품 인도장").
+  spot_ = {"s5", "T1 동편 면세품 인도장", "제1터미널 동편 면세품 인도장 수령 카운터"};
+  ExpectIrrelevant("서편 인도장은 바로 받을 수 있대요");
+  ExpectLevel("현재 동편 인도장은 대기 없이 바로 수령 가능합니다", Level::kLow);
+  spot_ = {"s6", "설봉 리조트 3번 리프트", "3번 리프트 탑승장과 그 대기줄"};
+  ExpectIrrelevant("5번 리프트는 바로 타요");
+  ExpectLevel("3번 리프트는 바로 타요", Level::kLow);
 }
 
 TEST_F(RulesTest, EverydayForms) {
