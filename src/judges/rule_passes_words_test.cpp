@@ -85,6 +85,8 @@ TEST_F(RulePassesTest, NoSeatLeftIsCrowdedAndAFewPeopleAnIronicQueue) {
   EXPECT_EQ(Run("배식 줄 엄청 길어요~ 무려 두 명ㅋㅋㅋ").judgment.level, Level::kLow);
   EXPECT_EQ(Run("[공지] 판다관 혼잡으로 입장을 일시 제한합니다").judgment.level, Level::kHigh);
   EXPECT_EQ(Run("줄 하나도 없음").judgment.level, Level::kLow);  // no queue is still quiet
+  EXPECT_EQ(Run("Waiting for the limousine. Only me and one old man here lol").judgment.level,
+            Level::kLow);
 }
 
 }  // namespace
