@@ -10,12 +10,23 @@
 namespace nunchi::judges {
 namespace {
 
-// Where an exclusion clause's list of places starts: after the last of these before the verb.
+// Where an exclusion clause's list of places starts: after the last sentence or clause end
+// before the verb, then after the last comma-separated part that still says what the spot
+// includes ("…포함, 상부 전망대, 정상 카페는 별도": the list is the two after 포함).
 size_t ListStart(std::string_view d, size_t verb) {
   size_t start = 0;
-  for (std::string_view delim : {",", ".", "(", "며 ", "고 ", ";", ":"}) {
+  for (std::string_view delim : {".", "(", "며 ", "며,", "고 ", "고,", ";", ":"}) {
     size_t at = d.rfind(delim, verb == 0 ? 0 : verb - 1);
     if (at != std::string_view::npos && at < verb) start = std::max(start, at + delim.size());
+  }
+  for (size_t comma = d.find(',', start); comma != std::string_view::npos && comma < verb;
+       comma = d.find(',', comma + 1)) {
+    std::string_view part = d.substr(start, comma - start);
+    for (std::string_view says : {"포함", "해당", "까지", "이며", "이고", "만 ", "이다", "한다"})
+      if (part.find(says) != std::string_view::npos) {
+        start = comma + 1;
+        break;
+      }
   }
   return start;
 }

@@ -44,6 +44,36 @@ TEST(SpotScopeTest, TheDescriptionsExclusionClausesNameOtherPlaces) {
   EXPECT_NE(plain.included_compact.find("파라솔"), std::string::npos);
 }
 
+// Issue 13, twenty-second round (spent blind-66, blind-67): an exclusion clause lists
+// several places with commas; every one of them is another place, and a part before the
+// list that says what the spot includes is not.
+TEST(SpotScopeTest, EveryPlaceOfACommaListBeforeTheVerbIsExcluded) {
+  SpotScope lift = MakeSpotScope({"s1", "하늘재 곤돌라 탑승장",
+                                  "하늘재 곤돌라 탑승장: 매표소, 대기줄, 개찰구 포함. 정상 "
+                                  "레스토랑, 기념품 가게, 전용 주차장은 별도."});
+  EXPECT_TRUE(Excludes(lift, "레스토랑"));
+  EXPECT_TRUE(Excludes(lift, "가게"));
+  EXPECT_TRUE(Excludes(lift, "주차장"));
+  EXPECT_FALSE(Excludes(lift, "매표소"));
+  EXPECT_NE(lift.included_compact.find("매표소"), std::string::npos);
+  // Within one sentence: the comma after what the spot includes ends the included part.
+  SpotScope desk =
+      MakeSpotScope({"s2", "도담구청 민원실",
+                     "도담구청 1층 민원실 창구와 대기석까지, 무인발급기, 3층 세무과는 다른 곳."});
+  EXPECT_TRUE(Excludes(desk, "무인발급기"));
+  EXPECT_TRUE(Excludes(desk, "세무과"));
+  EXPECT_FALSE(Excludes(desk, "대기석"));
+  Rules rules;
+  RuleContext ctx;
+  SpotInfo spot{"s1", "하늘재 곤돌라 탑승장",
+                "하늘재 곤돌라 탑승장: 매표소, 대기줄, 개찰구 포함. 정상 레스토랑, 기념품 가게, "
+                "전용 주차장은 별도."};
+  ctx.spot = &spot;
+  EXPECT_EQ(rules.Analyze("레스토랑은 자리 널널해요", ctx).judgment.relevance,
+            Relevance::kIrrelevant);
+  EXPECT_EQ(rules.Analyze("매표소 줄 한산해요", ctx).judgment.relevance, Relevance::kRelevant);
+}
+
 TEST(SpotScopeTest, ARuleReadsAnExcludedPlaceAsAnotherPlace) {
   Rules rules;
   SpotInfo spot{
