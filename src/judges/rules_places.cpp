@@ -122,6 +122,14 @@ void ScanNamedPlaces(std::string_view t, const std::string* spot, const CompactT
         if (!IsHangulSyllable(NextCodePoint(t, probe))) break;
         start -= 3;
       }
+      // "1층 매점은", "777 정류장도": the number of a floor or a stop belongs to the name. A
+      // bare "2층은" or "2구역은" is as often a part of the spot as another place.
+      size_t named_from = start;
+      while (start > 0 && c.clause[start - 1] == c.clause[p] && t[start - 1] >= '0' &&
+             t[start - 1] <= '9')
+        --start;
+      std::string_view after_number = t.substr(named_from, end - named_from);
+      if (start < named_from && (after_number == "층" || after_number == "구역")) break;
       std::string_view mod = t.substr(start, p - start);
       for (bool again = true; again;) {
         again = false;

@@ -152,6 +152,13 @@ TEST_F(RulesTest, NamedPlacesOfAKind) {
   spot_ = {"s6", "설봉 리조트 3번 리프트", "3번 리프트 탑승장과 그 대기줄"};
   ExpectIrrelevant("5번 리프트는 바로 타요");
   ExpectLevel("3번 리프트는 바로 타요", Level::kLow);
+  // A floor's or a stop's number belongs to the name ("1층 매점" is not "2층 매점"); a bare
+  // "2층은" or "2구역은" may be a part of the spot.
+  spot_ = {"s7", "누리아레나 2층 매점", "누리아레나 2층 콘코스의 매점들과 그 앞 줄"};
+  ExpectIrrelevant("1층 매점은 줄 거의 없어요");
+  ExpectIrrelevant("502 정류장도 사람 많음");
+  ExpectLevel("2층 매점은 줄 거의 없어요", Level::kLow);
+  ExpectLevel("여기 3구역은 텅텅 비었어요", Level::kLow);
 }
 
 TEST_F(RulesTest, EverydayForms) {
