@@ -76,6 +76,8 @@ inline constexpr LevelCue kLevelCues[] = {
     {"텅텅비", L, 1.2, M}, {"없다시피", L, 1.1, M}, {"붐빔없", L, 1.2, M}, {"한명도안", L, 1.1, H},
     {"휑", L, 1, M}, {"썰렁", L, 1, M}, {"한적한", L, 1, M}, {"사람안보", L, 1.1, H}, {"한두명", L, 0.9, M},
     {"두세명", L, 0.8, M}, {"줄짧", M, 0.9, H},
+    // Twenty-second round (spent blind-66): "줄이 길었는데 지금은 짧아요".
+    {"줄이짧", M, 0.9, H}, {"줄은짧", M, 0.9, H}, {"지금은짧", M, 0.9, H},
     // Fifth round (spent blind-13/14): cleared altogether, seats to spare. "좀 풀렸" stays
     // MEDIUM (풀렸 below); "다 풀렸/다 풀림" is LOW 2 of 2 in the written files, "꽤 남" 5 of 5.
     {"다풀렸", L, 1.3, M}, {"다풀림", L, 1.3, M}, {"꽤남", L, 1.2, M},

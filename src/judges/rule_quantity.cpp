@@ -384,6 +384,12 @@ double CalledNumber(std::string_view t, size_t from, size_t* at) {
     for (size_t p = t.find(now, from); p != std::string_view::npos; p = t.find(now, p + 1)) {
       size_t q = p + now.size();
       if (At(t, q, "까지")) q += 6;
+      // "현재 호출 번호는 89번": the words that name the called number.
+      for (std::string_view named : {"호출번호는", "호출번호", "호출", "번호는"})
+        if (At(t, q, named)) {
+          q += named.size();
+          break;
+        }
       double value = 0;
       size_t len = 0;
       if (!TicketAt(t, q, &value, &len)) continue;

@@ -69,6 +69,8 @@ TEST(QuantityTest, TicketNumbersAndPeopleAhead) {
   // Numbers called ahead: the bounds of teams ahead.
   ExpectWait("번호표 37번 받음 지금 21번 호출중", WaitInfo::kTeams, 16, Level::kHigh);
   ExpectWait("번호표 143번 받았고 지금 137번 부르는 중", WaitInfo::kTeams, 6, Level::kMedium);
+  // The called number named as such (twenty-second round, spent blind-66).
+  ExpectWait("번호표 93번이고 현재 호출 번호는 89번입니다", WaitInfo::kTeams, 4, Level::kMedium);
   // The same in Sino-Korean words (fifteenth round); "한 번", "두세 번" stay counts of times.
   ExpectWait("번호표가 백십이번이여 지금 칠십팔번 부르고 있구만", WaitInfo::kTeams, 34,
              Level::kHigh);

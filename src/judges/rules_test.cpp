@@ -162,6 +162,8 @@ TEST_F(RulesTest, NamedPlacesOfAKind) {
 }
 
 TEST_F(RulesTest, EverydayForms) {
+  // A short queue now after a long one before (twenty-second round, spent blind-66).
+  ExpectLevel("줄이 길었는데 지금은 짧아요", Level::kMedium);
   ExpectLevel("매장 안 줄 미쳤어요", Level::kHigh);  // 안 = inside, not "not"
   ExpectLevel("몇 분째 한 발짝도 못 감", Level::kHigh);
   ExpectLevel("no line 바로 들어감", Level::kLow);
