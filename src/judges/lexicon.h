@@ -486,6 +486,10 @@ inline constexpr CauseCue kCauseCues[] = {
     {"강풍", Cause::kWeather, "강풍"}, {"눈길", Cause::kWeather, "눈길"}, {"빙판", Cause::kWeather, "빙판길"},
     {"비그쳐", Cause::kWeather, "비"}, {"비그치", Cause::kWeather, "비"},
     {"기온", Cause::kWeather, "기온"}, {"무더위", Cause::kWeather, "무더위"},
+    // Twenty-second round (spent blind-62): rough seas stop ferries (not 안개: a fog delay is
+    // INCIDENT in blind-9, WEATHER in blind-67).
+    {"풍랑", Cause::kWeather, "풍랑"},
+    {"기상악화", Cause::kWeather, "기상 악화"},
     {"매진", Cause::kEvent, "매진 행사"}, {"시리즈", Cause::kEvent, "시리즈 경기"},
     {"개장첫", Cause::kEvent, "개장 첫 주"}, {"야간개장", Cause::kEvent, "야간 개장"},
     {"벚꽃", Cause::kEvent, "벚꽃 시즌"}, {"해맞이", Cause::kEvent, "해맞이"},

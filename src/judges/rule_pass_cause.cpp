@@ -67,6 +67,22 @@ bool TimeAsCircumstance(const RuleState& s, const CauseHit& h) {
   return true;
 }
 
+// "풍랑주의보로 결항", "강풍으로 운행 중지": weather named as the reason of a stoppage or a
+// closure is the cause, not the stoppage (the label guide: weather that moves people or
+// slows them). The weather hit must be in a clause that counts.
+const lex::CauseCue* WeatherAsTheReason(const RuleState& s, const std::vector<char>& dropped) {
+  const std::string& t = s.c.text;
+  for (const auto& h : s.hits.causes) {
+    if (h.cue->cause != Cause::kWeather || (h.clause < dropped.size() && dropped[h.clause]))
+      continue;
+    size_t after = h.pos + h.cue->pat.size();
+    std::string_view rest(t.data() + after, std::min<size_t>(t.size() - after, 12));
+    for (std::string_view r : {"로", "으로", "때문", "땜에", "탓"})
+      if (rest.find(r) != std::string_view::npos) return h.cue;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
@@ -110,6 +126,8 @@ void CausePass(const RuleState& s, const RuleContext& ctx, RuleVerdict* v) {
     hits = &stated;
   }
   const lex::CauseCue* cause = PickCause(*hits, &cause_dropped, !busy);
+  if (cause && (cause->cause == Cause::kIncident || cause->cause == Cause::kConstruction))
+    if (const lex::CauseCue* weather = WeatherAsTheReason(s, cause_dropped)) cause = weather;
   // A stated cause counts at every level: a LOW report has one when it states it
   // ("평일이라 한산", "비 와서 다들 안 왔나 봐요"), the label guide's rule.
   if (cause) {

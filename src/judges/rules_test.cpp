@@ -210,6 +210,13 @@ TEST_F(RulesTest, Causes) {
   EXPECT_EQ(low.judgment.cause, Cause::kWeather);
   RuleVerdict quiet = Run("한산해요");
   EXPECT_EQ(quiet.judgment.cause, Cause::kNone);
+  // Weather named as the reason of a stoppage is the cause (twenty-second round).
+  EXPECT_EQ(Run("오전 배가 풍랑주의보로 결항돼서 오후 배에 사람 몰림").judgment.cause,
+            Cause::kWeather);
+  EXPECT_EQ(Run("강풍으로 곤돌라 운행중지, 대기줄 30분째 그대로예요").judgment.cause,
+            Cause::kWeather);
+  EXPECT_EQ(Run("고장으로 곤돌라 운행중지, 대기줄 30분째 그대로예요").judgment.cause,
+            Cause::kIncident);
   // At an event venue a crowd with no stated cause is there for the event.
   RuleVerdict busy = Run("줄 끝이 안 보여요");
   EXPECT_EQ(busy.judgment.cause, Cause::kEvent);
