@@ -63,6 +63,8 @@ TEST_F(RulePassesTest, FormalQuestionsNoticesAndEmptyTables) {
   EXPECT_EQ(Run("민원실 지금 사람 많습니까? 재발급 하려는데요").judgment.relevance,
             Relevance::kIrrelevant);
   EXPECT_EQ(Run("민원실 지금 사람 많습니다").judgment.level, Level::kHigh);
+  // 충청 questions end in 유 (twenty-fourth round).
+  EXPECT_EQ(Run("지금 사람 많나유 들어갈수있나유").judgment.relevance, Relevance::kIrrelevant);
   EXPECT_EQ(Run("[door] 내부 정원 초과, 입장 일시 제한합니다").judgment.level, Level::kHigh);
   EXPECT_EQ(Run("ㅇㅇ 빈 테이블 천지예요").judgment.level, Level::kLow);
   EXPECT_EQ(Run("테이블 10개 중에 2개만 차있음").judgment.level, Level::kLow);

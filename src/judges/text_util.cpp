@@ -108,9 +108,10 @@ bool RangeSign(std::string_view before, std::string_view text, size_t next) {
   return next < text.size() && text[next] >= '0' && text[next] <= '9';
 }
 // Endings that make a clause a question even without '?'.
-constexpr std::array<std::string_view, 14> kQuestionEnds = {
-    "나요",   "까요",  "어때",  "을까", "ㄹ까", "인가요", "한가요",
-    "은가요", "있음?", "많음?", "냐",   "니",   "습니까", "ㅂ니까"};
+// "들어갈수있나유", "갈까유": 충청 speech (twenty-fourth round, spent blind-68).
+constexpr std::array<std::string_view, 16> kQuestionEnds = {
+    "나요",  "까요",  "어때", "을까", "ㄹ까",   "인가요", "한가요", "은가요",
+    "있음?", "많음?", "냐",   "니",   "습니까", "ㅂ니까", "나유",   "까유"};
 }  // namespace
 
 CompactText MakeCompact(std::string_view text) {
