@@ -223,6 +223,10 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
               !RepeatedDigit(t, pos))
             continue;
           if (m.kind == Marker::kAd && m.pat == "카톡" && !KakaoContact(t, pos, end)) continue;
+          // "대출창구 의외로 한산" at a bank's loan desk: the spot's own word is no advert.
+          if (m.kind == Marker::kAd && spot_compact &&
+              spot_compact->find(m.pat) != std::string::npos)
+            continue;
           hits.markers.push_back({pos, end, m.kind, clause});
         } else if (ref.table == 2 && !cause_done) {
           const auto& cue = lex::kCauseCues[ref.idx];

@@ -98,6 +98,16 @@ SpotScope MakeSpotScope(const SpotInfo& spot) {
       size_t space = item.find_last_of(' ');
       std::string_view last = space == std::string_view::npos ? item : item.substr(space + 1);
       candidates.push_back(last);
+      // "ATM 코너": a name in Latin letters before the last word names the place too.
+      if (space != std::string_view::npos) {
+        std::string_view head = item.substr(0, space);
+        size_t before = head.find_last_of(' ');
+        std::string_view word = before == std::string_view::npos ? head : head.substr(before + 1);
+        if (word.size() >= 2 && std::all_of(word.begin(), word.end(), [](char ch) {
+              return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+            }))
+          candidates.push_back(word);
+      }
     }
     included.append(d.substr(kept_from, start - kept_from));
     kept_from = verb + verb_len;

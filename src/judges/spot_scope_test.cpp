@@ -63,6 +63,11 @@ TEST(SpotScopeTest, EveryPlaceOfACommaListBeforeTheVerbIsExcluded) {
   EXPECT_TRUE(Excludes(desk, "무인발급기"));
   EXPECT_TRUE(Excludes(desk, "세무과"));
   EXPECT_FALSE(Excludes(desk, "대기석"));
+  // A Latin name before the last word ("ATM 코너") is excluded with it.
+  SpotScope bank = MakeSpotScope(
+      {"s3", "누리은행 본점 창구", "누리은행 본점 1층 창구와 대기석. 출입문 옆 ATM 코너는 별도."});
+  EXPECT_TRUE(Excludes(bank, "atm") || Excludes(bank, "ATM"));
+  EXPECT_TRUE(Excludes(bank, "코너"));
   Rules rules;
   RuleContext ctx;
   SpotInfo spot{"s1", "하늘재 곤돌라 탑승장",
