@@ -77,7 +77,7 @@ const lex::CauseCue* WeatherAsTheReason(const RuleState& s, const std::vector<ch
       continue;
     size_t after = h.pos + h.cue->pat.size();
     std::string_view rest(t.data() + after, std::min<size_t>(t.size() - after, 12));
-    for (std::string_view r : {"로", "으로", "때문", "땜에", "탓"})
+    for (std::string_view r : {"로", "때문", "땜에", "탓"})
       if (rest.find(r) != std::string_view::npos) return h.cue;
   }
   return nullptr;

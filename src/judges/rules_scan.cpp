@@ -212,9 +212,11 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
           level_until = end;
         } else if (ref.table == 1) {
           const auto& m = lex::kMarkers[ref.idx];
-          if (m.kind == Marker::kOtherPlace && spot_compact &&
+          // The spot's own description names it: no other place, and no advert ("대출창구
+          // 의외로 한산" at a bank's loan desk).
+          if ((m.kind == Marker::kOtherPlace || m.kind == Marker::kAd) && spot_compact &&
               spot_compact->find(m.pat) != std::string::npos)
-            continue;  // the spot's own description names it
+            continue;
           if (m.kind == Marker::kOtherPlace &&
               t.substr(end, 12).find("까지") != std::string_view::npos)
             continue;  // "줄이 주차장 입구까지": a landmark the queue reaches, not the topic
@@ -223,10 +225,6 @@ ScanHits Scan(const Rules::Index& index, const CompactText& c, const std::string
               !RepeatedDigit(t, pos))
             continue;
           if (m.kind == Marker::kAd && m.pat == "카톡" && !KakaoContact(t, pos, end)) continue;
-          // "대출창구 의외로 한산" at a bank's loan desk: the spot's own word is no advert.
-          if (m.kind == Marker::kAd && spot_compact &&
-              spot_compact->find(m.pat) != std::string::npos)
-            continue;
           hits.markers.push_back({pos, end, m.kind, clause});
         } else if (ref.table == 2 && !cause_done) {
           const auto& cue = lex::kCauseCues[ref.idx];

@@ -71,6 +71,13 @@ std::vector<std::string_view> Items(std::string_view list) {
   return out;
 }
 
+// "ATM", "KTX": a name in Latin letters, two or more.
+bool IsLatinWord(std::string_view w) {
+  return w.size() >= 2 && std::all_of(w.begin(), w.end(), [](char ch) {
+           return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+         });
+}
+
 bool Generic(std::string_view w) {
   for (std::string_view g : {"곳", "구역", "쪽", "공간", "주변", "대기줄", "줄", "대기", "사람",
                              "좌석", "자리", "안", "밖", "앞", "시설", "장소"})
@@ -103,10 +110,7 @@ SpotScope MakeSpotScope(const SpotInfo& spot) {
         std::string_view head = item.substr(0, space);
         size_t before = head.find_last_of(' ');
         std::string_view word = before == std::string_view::npos ? head : head.substr(before + 1);
-        if (word.size() >= 2 && std::all_of(word.begin(), word.end(), [](char ch) {
-              return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-            }))
-          candidates.push_back(word);
+        if (IsLatinWord(word)) candidates.push_back(word);
       }
     }
     included.append(d.substr(kept_from, start - kept_from));
@@ -119,10 +123,7 @@ SpotScope MakeSpotScope(const SpotInfo& spot) {
     std::string noun = MakeCompact(c).text;
     size_t syllables = 0;
     for (size_t i = 0; i < noun.size();) syllables += IsHangulSyllable(NextCodePoint(noun, i));
-    bool latin = noun.size() >= 2 && std::all_of(noun.begin(), noun.end(), [](char ch) {
-                   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-                 });
-    if ((syllables < 2 && !latin) || Generic(noun)) continue;
+    if ((syllables < 2 && !IsLatinWord(noun)) || Generic(noun)) continue;
     if (scope.included_compact.find(noun) != std::string::npos) continue;  // the spot's too
     if (std::find(scope.excluded.begin(), scope.excluded.end(), noun) == scope.excluded.end())
       scope.excluded.push_back(noun);
