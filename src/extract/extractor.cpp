@@ -125,11 +125,14 @@ Expected<ReceiptResult> Extractor::Receipt(std::string_view bytes) {
   ReceiptResult result = ReadReceiptFields(ocr, options_.chooser);
   result.ocr_text = JoinLines(ocr);
   if (result.amount.confidence < options_.receipt_reread_below) {
-    // Unsure: a second, independent reading with a local threshold (the
-    // sharpened image read as before took as long as the first reading and
-    // drowned in the same specks where the page is noisy and unevenly lit);
-    // each field comes from the reading that is surer of it.
-    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, prepare, true);
+    // A second, independent reading: the image as photographed (ground not
+    // flattened) with a local threshold. The two readings slip on different
+    // pages (flattening saves shadowed and faded lines and breaks some bold
+    // or coloured headings); each field comes from the reading that is surer
+    // of it.
+    PrepareOptions raw = prepare;
+    raw.normalize_background = false;
+    Expected<std::vector<OcrLine>> again = Ocr(rgb, true, raw, true);
     if (auto* lines2 = std::get_if<std::vector<OcrLine>>(&again)) {
       ReceiptResult second = ReadReceiptFields(*lines2, options_.chooser);
       auto surer = [](auto& mine, const auto& other) {

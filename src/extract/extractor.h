@@ -28,8 +28,9 @@ struct ExtractorOptions {
   int max_engines = 2;                  // concurrent OCR engines (about one per core)
   bool split_ocr = true;                // read a tall page's halves on two engines at once
   double seven_segment_accept = 0.6;    // confidence above which OCR is skipped
-  double receipt_reread_below = 0.5;    // amount confidence under which a receipt is read again
-                                        // with Tesseract's local (Sauvola) threshold (0: never)
+  double receipt_reread_below = 2;      // amount confidence under which a receipt is read again,
+                                        // unflattened, with Tesseract's local (Sauvola) threshold
+                                        // (0: never; the default 2 > any confidence: always)
   float receipt_wide_skew_deg = 10;     // PrepareOptions::wide_skew_deg for receipts
   CandidateChooser* chooser = nullptr;  // optional LLM judge (not owned)
 };

@@ -242,6 +242,46 @@ TEST(Ocr, ALocalThresholdReadsAnUnevenlyLitNoisyPage) {
   EXPECT_LT(global_found, local_found) << "local " << local_found << " global " << global_found;
 }
 
+// A page half in shadow (a hand or a phone over it): the shadow is no dark
+// theme, so the page is not inverted, and the prepared page's ground is one
+// level across the shadow's edge, so no global threshold drops its lines.
+TEST(Preprocess, AShadowOverHalfThePageIsFlattenedNotInverted) {
+  auto decoded = DecodeImage(Bytes(RenderLayout(false, "pos", 5)), {});
+  ASSERT_TRUE(std::holds_alternative<PixPtr>(decoded));
+  PixPtr gray(pixConvertRGBToLuminance(std::get<PixPtr>(decoded).get()));
+  ASSERT_TRUE(gray);
+  int w = pixGetWidth(gray.get()), h = pixGetHeight(gray.get()), wpl = pixGetWpl(gray.get());
+  l_uint32* data = pixGetData(gray.get());
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w / 2; ++x) {
+      SET_DATA_BYTE(data + y * wpl, x, GET_DATA_BYTE(data + y * wpl, x) * 75 / 100);
+    }
+  }
+  // The ground of a strip of the prepared page: a high percentile (ink is dark).
+  auto ground = [](Pix* p, double x0, double x1) {
+    int pw = pixGetWidth(p), ph = pixGetHeight(p), pwpl = pixGetWpl(p);
+    std::vector<int> v;
+    for (int y = ph / 5; y < ph * 4 / 5; ++y) {
+      for (int x = static_cast<int>(pw * x0); x < static_cast<int>(pw * x1); ++x) {
+        v.push_back(GET_DATA_BYTE(pixGetData(p) + y * pwpl, x));
+      }
+    }
+    std::nth_element(v.begin(), v.begin() + v.size() * 7 / 10, v.end());
+    return v[v.size() * 7 / 10];
+  };
+  PrepareOptions flat, raw;
+  raw.normalize_background = false;
+  PreparedImage a = PrepareForOcr(gray.get(), flat), b = PrepareForOcr(gray.get(), raw);
+  ASSERT_TRUE(a.image && b.image);
+  EXPECT_FALSE(a.inverted);
+  EXPECT_FALSE(b.inverted);
+  int a_dark = ground(a.image.get(), 0.15, 0.4), a_lit = ground(a.image.get(), 0.6, 0.85);
+  int b_dark = ground(b.image.get(), 0.15, 0.4), b_lit = ground(b.image.get(), 0.6, 0.85);
+  EXPECT_LT(std::abs(a_lit - a_dark), 25)
+      << b_dark << " " << b_lit << " " << a_dark << " vs " << a_lit;
+  EXPECT_GT(b_lit - b_dark, 50) << b_dark << " vs " << b_lit << " unflattened";
+}
+
 // A page tilted 8.5° in all, beyond pixFindSkew's ±7° sweep (rendered
 // photos tilt up to 6°, plus perspective): the narrow sweep misses it, the
 // wide one, asked only when the narrow one is unsure, straightens it.

@@ -22,8 +22,54 @@ bool FindPageSkew(Pix* binary, float wide_deg, l_float32* deg, l_float32* conf) 
   return true;
 }
 
+// The pixels well above their neighbourhood's mean (light strokes) and those
+// well below it (dark strokes), on a copy at most 1000 px wide. Thin text
+// stands out from a mean that is mostly its ground, so the text's side
+// wins; a broad shadow or a light area's edge counts on both sides alike.
+struct StrokeCounts {
+  long light = 0, dark = 0, pixels = 0;
+  // > 0: dark strokes dominate, < 0: light ones, 0: no clear side.
+  int Polarity() const {
+    if (light + dark < 200) return 0;
+    if (dark > 2 * light) return 1;
+    if (light > 2 * dark) return -1;
+    return 0;
+  }
+  // Share of pixels that stand out: a few % on a page, most of a noisy photo.
+  double Busy() const { return pixels > 0 ? static_cast<double>(light + dark) / pixels : 0; }
+};
+
+StrokeCounts CountStrokes(Pix* gray) {
+  StrokeCounts c;
+  int w = pixGetWidth(gray), h = pixGetHeight(gray);
+  double f = std::min(1.0, 1000.0 / std::max(w, h));
+  PixPtr small(f < 1 ? pixScaleAreaMap(gray, static_cast<l_float32>(f), static_cast<l_float32>(f))
+                     : pixCopy(nullptr, gray));
+  if (!small) return c;
+  int sw = pixGetWidth(small.get()), sh = pixGetHeight(small.get());
+  int half = std::max(6, std::min(sw, sh) / 50);
+  if (sw <= 2 * half + 1 || sh <= 2 * half + 1) return c;
+  PixPtr mean(pixBlockconvGray(small.get(), nullptr, half, half));
+  if (!mean) return c;
+  const l_uint32* sd = pixGetData(small.get());
+  const l_uint32* md = pixGetData(mean.get());
+  int swpl = pixGetWpl(small.get()), mwpl = pixGetWpl(mean.get());
+  for (int y = half; y < sh - half; ++y) {
+    for (int x = half; x < sw - half; ++x) {
+      int d = static_cast<int>(GET_DATA_BYTE(sd + y * swpl, x)) -
+              static_cast<int>(GET_DATA_BYTE(md + y * mwpl, x));
+      c.light += d > 40;
+      c.dark += d < -40;
+      ++c.pixels;
+    }
+  }
+  return c;
+}
+
 // True when the middle of the image is mostly darker than its Otsu split:
-// light text on a dark ground (app dark themes, displays).
+// light text on a dark ground (app dark themes, displays). A page half in
+// shadow splits into shadow and light too; its strokes are dark, so it is
+// not inverted.
 bool MostlyDark(Pix* gray) {
   int w = pixGetWidth(gray), h = pixGetHeight(gray);
   ::Box* center = boxCreate(w / 5, h / 5, w * 3 / 5, h * 3 / 5);
@@ -37,8 +83,9 @@ bool MostlyDark(Pix* gray) {
   l_float32 fraction = 0;
   if (bin != nullptr) pixForegroundFraction(bin, &fraction);
   pixDestroy(&bin);
+  bool dark = fraction > 0.55f && CountStrokes(mid).Polarity() <= 0;
   pixDestroy(&mid);
-  return fraction > 0.55f;
+  return dark;
 }
 
 PixPtr Sauvola(Pix* gray, int window) {
@@ -204,7 +251,19 @@ PreparedImage PrepareForOcr(Pix* input, const PrepareOptions& opt) {
     scale *= s;
   }
   int crop_x = 0, crop_y = 0;
-  if (PixPtr doc = IsolateDocument(gray.get(), &crop_x, &crop_y)) gray = std::move(doc);
+  PixPtr doc = IsolateDocument(gray.get(), &crop_x, &crop_y);
+  bool found_document = doc != nullptr;
+  if (doc) gray = std::move(doc);
+  if (opt.normalize_background && found_document && CountStrokes(gray.get()).Busy() < 0.2) {
+    // Shadows, fading and a lamp's falloff leave the ground uneven, and a
+    // global threshold then drops whole lines; map the ground to one level
+    // (Leptonica's tiled background estimate: tiles of 16 px, pixels under 60
+    // are ink, a tile needs 40 ground pixels). Only on a page or screen that
+    // was found and is not mostly specks: flattening a photo of no document
+    // (sensor noise, a wall) brings out specks that read as digits.
+    PixPtr flat(pixBackgroundNorm(gray.get(), nullptr, nullptr, 16, 16, 60, 40, 230, 2, 1));
+    if (flat) gray = std::move(flat);
+  }
   if (opt.sharpen) {
     // A second reading of a blurred photo: sharper strokes, other OCR slips.
     if (PixPtr sharp{pixUnsharpMaskingGray(gray.get(), 2, 0.5f)}) gray = std::move(sharp);
