@@ -264,7 +264,9 @@ inline constexpr MarkerCue kMarkers[] = {
     {"저번달", Marker::kPast}, {"작년", Marker::kPast}, {"예전", Marker::kPast}, {"옛날", Marker::kPast},
     {"왔을땐", Marker::kPast}, {"왔을때", Marker::kPast}, {"갔을땐", Marker::kPast}, {"갔을때", Marker::kPast},
     {"었었", Marker::kPast}, {"았었", Marker::kPast}, {"했었", Marker::kPast}, {"볐었", Marker::kPast},
-    {"였었", Marker::kPast}, {"지난주말", Marker::kPast}, {"아침엔", Marker::kPast}, {"오전엔", Marker::kPast},
+    {"였었", Marker::kPast}, {"졌었", Marker::kPast}, {"섰었", Marker::kPast}, {"왔었", Marker::kPast},
+    {"렸었", Marker::kPast}, {"찼었", Marker::kPast}, {"갔었", Marker::kPast}, {"쳤었", Marker::kPast},
+    {"혔었", Marker::kPast}, {"됐었", Marker::kPast}, {"지난주말", Marker::kPast}, {"아침엔", Marker::kPast}, {"오전엔", Marker::kPast},
     {"한시간전", Marker::kPast}, {"아까", Marker::kPast}, {"던데", Marker::kPast}, {"내일", Marker::kFuture}, {"모레", Marker::kFuture},
     {"다음주", Marker::kFuture}, {"다음달", Marker::kFuture}, {"다음에", Marker::kFuture},
     {"주말엔", Marker::kFuture}, {"주말에는", Marker::kFuture}, {"연휴엔", Marker::kFuture},
@@ -328,6 +330,10 @@ inline constexpr MarkerCue kMarkers[] = {
     // no rules").
     {"youarenow", Marker::kInjection}, {"labeler", Marker::kInjection},
     {"withnorules", Marker::kInjection},
+    // Twenty-eighth round (spent blind-80..82): the judge named a 판정기 and role play (every
+    // labeled file: 판정기 IRRELEVANT 18 of 18, 역할극 3 of 3, 넌 이제/당신은 이제 2 of 2).
+    {"판정기", Marker::kInjection}, {"역할극", Marker::kInjection}, {"넌이제", Marker::kInjection},
+    {"당신은이제", Marker::kInjection},
     // Fourth round (blind-13, dialect): an order to the "AI" or by a self-named
     // administrator, in words other than classify/output/answer.
     {"인공지능아", Marker::kInjection}, {"인공지능은", Marker::kInjection},

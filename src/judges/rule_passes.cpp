@@ -45,15 +45,6 @@ int CauseRank(const lex::CauseCue& cue) {
   return 1;
 }
 
-// The compact text of clause k.
-std::string_view ClauseBody(const CompactText& c, size_t k) {
-  size_t from = 0;
-  while (from < c.text.size() && c.clause[from] != k) ++from;
-  size_t to = from;
-  while (to < c.text.size() && c.clause[to] == k) ++to;
-  return std::string_view(c.text.data() + from, to - from);
-}
-
 // A clause of at most eight syllables with no topic particle, no word for here or
 // the writer's own place, and no turn ("근데", "반면"): it has no subject of its own.
 bool ContinuesTopic(const CompactText& c, size_t k) {

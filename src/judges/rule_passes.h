@@ -1,7 +1,8 @@
 // The named passes of Rules::Analyze, one idea each, run in this order on one
 // RuleState: injection (instructions, adverts, symbol-only noise), place
-// (another place vs this spot), time (past, future, guesses; "어제보다" is now),
-// question (asking, with "15분 정도?" a hedge), negation-irony (expectations,
+// (another place vs this spot), time (past, future, guesses; "어제보다" is now; the
+// past perfect), question (asking, with "15분 정도?" a hedge; a claim quoted back with
+// 다니, a '?' after an exclamation), negation-irony (expectations,
 // sarcasm, plenty-of-room, cannot-tell), context (drop the cues of clauses
 // about elsewhere/then/asking), reply (agreement takes the parent), quantity
 // (rule_quantity.h: waits and queues decide the level), lexicon (level words
@@ -132,6 +133,14 @@ void TimePass(RuleState* s);
 void QuestionPass(RuleState* s);
 // Negation's aftermath, expectation, irony, plenty-of-room, cannot-tell, neutral phrases.
 void NegationIronyPass(RuleState* s);
+// rule_pass_tone.cpp: a claim quoted back with 다니/라니 ("자리 많다니") is someone else's,
+// its level words and figures drop; a '?' after an exclamative ending with a live level
+// word ("한산하네??") asks nothing. Run after the question pass.
+void QuotedClaimPass(RuleState* s);
+void ExclaimedQuestionPass(RuleState* s);
+// rule_pass_tone.cpp: level words and figures before a past perfect ("미어터졌었음") are
+// about then unless 지금, 현재 … come before it in its clause. Run after the time pass.
+void PastPerfectPass(RuleState* s);
 // Drops the level words and figures of clauses set aside by place, time and question.
 void ContextPass(RuleState* s);
 // Agreement replies: kDecided (v filled) when the text is a bare one; kOwnReport when it

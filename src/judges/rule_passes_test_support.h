@@ -21,7 +21,10 @@ class RulePassesTest : public ::testing::Test {
     PrepareState(GetScanIndex(), text, ctx, &s);
     PlacePass(&s);
     TimePass(&s);
+    PastPerfectPass(&s);
     QuestionPass(&s);
+    QuotedClaimPass(&s);
+    ExclaimedQuestionPass(&s);
     NegationIronyPass(&s);
     ContextPass(&s);
     return s;

@@ -122,6 +122,12 @@ size_t Hours(std::string_view t, size_t pos, const Number& n, size_t p, Figure* 
   return q - pos;
 }
 
+// "한 명씩 차례로", "10명씩 끊어서 입장": so many at a time, not a queue; "코노마다 대기
+// 5팀씩 있음", "줄 20명씩 서있음" are queues, one at each.
+bool AtATime(std::string_view t, size_t q) {
+  return At(t, q, "씩") && !Near(t, q + 3, q + 15, {"서있", "대기", "줄", "기다", "있"});
+}
+
 size_t Minutes(std::string_view t, size_t pos, const Number& n, size_t p, Figure* out) {
   size_t q = p + 3;  // 분
   // "8시 40분", "두 시 삼십 분": a clock time.
@@ -263,8 +269,9 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     out->info.unit = WaitInfo::kMinutes;
     out->info.amount = n.value * 20;
     len = p + 6 - pos;
-  } else if (At(t, p, "팀") && !n.few && !At(t, p + 3, "당") && !At(t, p + 3, "마다")) {
-    // ("한 팀당 2분", "팀마다": per team, a rate, not a queue of teams.)
+  } else if (At(t, p, "팀") && !n.few && !At(t, p + 3, "당") && !At(t, p + 3, "마다") &&
+             !AtATime(t, p + 3)) {
+    // ("한 팀당 2분", "팀마다", "두 팀씩 입장": per team, a rate, not a queue of teams.)
     out->info.unit = WaitInfo::kTeams;
     out->info.amount = n.value;
     len = p + 3 - pos;
@@ -273,7 +280,7 @@ size_t ParseFigure(std::string_view t, size_t pos, Figure* out) {
     bool ctx = Near(t, before_lo, pos, {"줄", "앞에", "대기", "웨이팅"}) ||
                Near(t, q, q + 18, {"대기", "줄", "서있", "기다", "넘게", "앞에"}) ||
                At(t, q, "밖에");  // "두 명밖에 없음": only that many
-    if (!ctx || n.few || (!n.digits && At(t, p, "분"))) return 0;
+    if (!ctx || n.few || (!n.digits && At(t, p, "분")) || AtATime(t, q)) return 0;
     out->info.unit = WaitInfo::kPeople;
     out->info.amount = n.value;
     // "줄 5명도 안 됨", "열 명도 안 돼요": fewer than that; under ten is a short queue

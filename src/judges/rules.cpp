@@ -91,7 +91,10 @@ RuleVerdict Rules::Analyze(std::string_view text, const RuleContext& ctx) const 
 
   PlacePass(&s);
   TimePass(&s);
+  PastPerfectPass(&s);
   QuestionPass(&s);
+  QuotedClaimPass(&s);
+  ExclaimedQuestionPass(&s);
   NegationIronyPass(&s);
   ContextPass(&s);
 

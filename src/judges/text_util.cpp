@@ -197,4 +197,12 @@ CompactText MakeCompact(std::string_view text) {
   return c;
 }
 
+std::string_view ClauseBody(const CompactText& c, size_t k) {
+  size_t from = 0;
+  while (from < c.text.size() && c.clause[from] != k) ++from;
+  size_t to = from;
+  while (to < c.text.size() && c.clause[to] == k) ++to;
+  return std::string_view(c.text.data() + from, to - from);
+}
+
 }  // namespace nunchi::judges

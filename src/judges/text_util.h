@@ -33,5 +33,7 @@ struct CompactText {
   size_t clause_count() const { return clause_is_question.size(); }
 };
 CompactText MakeCompact(std::string_view text);
+// The compact text of clause k (empty when there is none).
+std::string_view ClauseBody(const CompactText& c, size_t k);
 
 }  // namespace nunchi::judges
